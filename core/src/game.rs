@@ -1,0 +1,187 @@
+//! The interface every game implements, and the vocabulary (seats, outcomes) all games share.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::GameKind;
+
+/// A player's place at the table. Seat one moves first; single-player games use only seat one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Seat {
+    One = 1,
+    Two = 2,
+}
+
+impl Seat {
+    pub const ALL: [Seat; 2] = [Seat::One, Seat::Two];
+
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::One => Seat::Two,
+            Seat::Two => Seat::One,
+        }
+    }
+
+    /// 0 for seat one, 1 for seat two: for per-seat arrays.
+    pub fn index(self) -> usize {
+        self as usize - 1
+    }
+
+    /// The number players and the JSON see: 1 or 2.
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_number(n: u8) -> Option<Seat> {
+        match n {
+            1 => Some(Seat::One),
+            2 => Some(Seat::Two),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for Seat {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.number())
+    }
+}
+
+impl<'de> Deserialize<'de> for Seat {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = u8::deserialize(d)?;
+        Seat::from_number(n).ok_or_else(|| serde::de::Error::custom(format!("seat must be 1 or 2, not {n}")))
+    }
+}
+
+/// How a finished game ended. `reason` is a stable machine-readable code such as `moves_exhausted`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Seat>,
+    pub reason: &'static str,
+}
+
+/// JSON shape `{"winner": 0|1|2, "reason": "..."}`: 0 is a draw, as in the reference vectors.
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Repr<'a> {
+            winner: u8,
+            reason: &'a str,
+        }
+        Repr { winner: self.winner.map_or(0, Seat::number), reason: self.reason }.serialize(s)
+    }
+}
+
+/// Whose turn it is, or how the game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    ToMove(Seat),
+    Over(Outcome),
+}
+
+impl Status {
+    pub fn to_move(&self) -> Option<Seat> {
+        match self {
+            Status::ToMove(seat) => Some(*seat),
+            Status::Over(_) => None,
+        }
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            Status::ToMove(_) => None,
+            Status::Over(outcome) => Some(outcome),
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self, Status::Over(_))
+    }
+}
+
+/// Why a game refused a move: a per-game error with a stable code (`occupied`, `game_over`, ...).
+pub trait Rejection: std::error::Error + Clone + PartialEq + Send + Sync + 'static {
+    fn code(&self) -> &'static str;
+}
+
+/// A configuration the game cannot be created from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid game config: {0}")]
+pub struct ConfigError(pub String);
+
+/// Replaying a move list stopped at move `index` (0-based), which the game refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {index} is illegal: {error}")]
+pub struct ReplayError<E: Rejection> {
+    pub index: usize,
+    pub error: E,
+}
+
+/// A game's rules. Implementors supply a small core; everything else is provided on top of it,
+/// so the API, the store, replay and the AI are written once for all games.
+///
+/// The state serialises (serde) to a stable, documented JSON shape and deserialises back with
+/// validation; a finished game is fully described by its config and its move list (see [`Game::replay`]).
+pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
+    const KIND: GameKind;
+
+    type Config: Serialize + DeserializeOwned + Clone + Default + fmt::Debug + PartialEq;
+    type Move: Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq;
+    type Illegal: Rejection;
+    /// What a client is shown: the state plus derived figures (scores, ...).
+    type View: Serialize;
+
+    fn new(config: Self::Config) -> Result<Self, ConfigError>;
+    fn config(&self) -> &Self::Config;
+    fn status(&self) -> Status;
+    /// Every legal move of the side to move (empty once the game is over).
+    fn legal_moves(&self) -> Vec<Self::Move>;
+    /// Whether `mv` may be played now, and if not, why.
+    fn check(&self, mv: &Self::Move) -> Result<(), Self::Illegal>;
+    /// Plays a move that [`Game::check`] accepted. With any other move the result is unspecified
+    /// (it may panic): callers outside hot loops use [`Game::play`].
+    fn play_unchecked(&mut self, mv: &Self::Move);
+    fn view(&self) -> Self::View;
+
+    /// Who makes `mv`. Usually the side to move; games with phases where either player acts
+    /// (Go's dead-stone marking) put the seat in the move and override this.
+    fn mover(&self, _mv: &Self::Move) -> Option<Seat> {
+        self.status().to_move()
+    }
+
+    fn is_legal(&self, mv: &Self::Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
+    /// Plays `mv` if it is legal; an illegal move is an error and leaves the state unchanged.
+    fn play(&mut self, mv: &Self::Move) -> Result<(), Self::Illegal> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Rebuilds a state from its config and move list.
+    fn replay<'m>(
+        config: Self::Config,
+        moves: impl IntoIterator<Item = &'m Self::Move>,
+    ) -> Result<Self, ReplayFailure<Self::Illegal>> {
+        let mut game = Self::new(config).map_err(ReplayFailure::Config)?;
+        for (index, mv) in moves.into_iter().enumerate() {
+            game.play(mv).map_err(|error| ReplayFailure::Move(ReplayError { index, error }))?;
+        }
+        Ok(game)
+    }
+}
+
+/// Why [`Game::replay`] failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayFailure<E: Rejection> {
+    #[error(transparent)]
+    Config(ConfigError),
+    #[error(transparent)]
+    Move(ReplayError<E>),
+}
