@@ -1,1 +1,53 @@
-fn main() {}
+//! The `tabula` command: one binary for the project's tools (replay reference games, benchmark the
+//! engines; serving the site and API locally joins later).
+
+mod bench;
+mod replay;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tabula_core::GameKind;
+
+#[derive(Parser)]
+#[command(name = "tabula", version, about = "Tabula: board games on the web, and the tools behind them")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read JSON Lines games ({"moves": [...]}) on stdin; write each with the `steps` our engine computes.
+    Replay {
+        /// The game the lines are for (popucom).
+        game: GameKind,
+    },
+    /// Time uniform random playouts from the start to the end on one thread.
+    Bench {
+        game: GameKind,
+        /// Total time to spend, split evenly over the rounds.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Seed of the random generator; every round starts from it.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// How many timed rounds; the median is reported last.
+        #[arg(long, default_value_t = 5)]
+        rounds: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("tabula: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

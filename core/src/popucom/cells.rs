@@ -73,6 +73,12 @@ impl Cells {
         self.0.count_ones()
     }
 
+    /// Cheaper than `len() >= 3` where the CPU lacks a popcount instruction (the x86-64 baseline).
+    pub(crate) fn has_three_or_more(self) -> bool {
+        let without_lowest = self.0 & self.0.wrapping_sub(1);
+        without_lowest & without_lowest.wrapping_sub(1) != 0
+    }
+
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -91,14 +97,16 @@ impl Cells {
 
     /// The `n`-th cell in index order (0-based), if the set has that many.
     pub fn nth(self, n: u32) -> Option<Cell> {
+        if n >= self.len() {
+            return None;
+        }
+        // Pick the 64-bit half without a branch: random playouts make this choice unpredictable.
         let low = self.0 as u64;
         let low_count = low.count_ones();
-        if n < low_count {
-            Some(Cell::from_index(select64(low, n)))
-        } else {
-            let high = (self.0 >> 64) as u64;
-            (n - low_count < high.count_ones()).then(|| Cell::from_index(64 + select64(high, n - low_count)))
-        }
+        let in_high = (n >= low_count) as u32;
+        let word = (self.0 >> (64 * in_high)) as u64;
+        let index = 64 * in_high as usize + select64(word, n - low_count * in_high);
+        Some(Cell::from_index(index))
     }
 
     pub fn iter(self) -> impl Iterator<Item = Cell> {
@@ -113,47 +121,105 @@ impl Cells {
     }
 }
 
-/// Index of the `n`-th set bit of `word` (which has more than `n` set bits): skip whole bytes by
-/// their popcount, then clear low bits inside the byte. A random playout calls this every move.
-fn select64(word: u64, mut n: u32) -> usize {
-    let mut shift = 0;
-    loop {
-        let byte_count = (word >> shift & 0xff).count_ones();
-        if n < byte_count {
-            break;
-        }
-        n -= byte_count;
-        shift += 8;
-    }
-    let mut byte = word >> shift & 0xff;
-    for _ in 0..n {
-        byte &= byte - 1;
-    }
-    shift + byte.trailing_zeros() as usize
+/// Index of the `n`-th set bit of `word` (which has more than `n` set bits), without branches: a
+/// random playout calls this every move, and a byte-by-byte loop mispredicts on random boards.
+/// Broadword select (Vigna, "Broadword implementation of rank/select queries", 2008): per-byte
+/// popcounts, their prefix sums by one multiplication, the byte by a parallel compare, then a table.
+fn select64(word: u64, n: u32) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut counts = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+    counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    let prefix = counts.wrapping_mul(ONES); // byte i: set bits in bytes 0..=i
+    // Byte i's high bit is set where prefix_i <= n: the number of such bytes is the target byte.
+    let before = ((n as u64 * ONES | HIGHS) - prefix) & HIGHS;
+    // Count the flagged bytes with a multiplication (no popcount instruction on baseline x86-64).
+    let byte = ((before >> 7).wrapping_mul(ONES) >> 56) as u32 * 8;
+    let rank_in_byte = n - ((prefix << 8) >> byte & 0xff) as u32;
+    byte as usize + SELECT_IN_BYTE[(rank_in_byte as usize) << 8 | (word >> byte & 0xff) as usize] as usize
 }
 
-/// Neighbour of each cell in each of the 8 directions (`NO_CELL` off the board). Direction `d` and
-/// `d + 4` are opposite, so directions 0..4 are the four lines: row, column, `\` and `/`.
-pub(crate) const NO_CELL: u8 = u8::MAX;
-pub(crate) const NEIGHBOUR: [[u8; CELL_COUNT]; 8] = neighbours();
-
-const fn neighbours() -> [[u8; CELL_COUNT]; 8] {
-    const STEPS: [(i8, i8); 8] = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)];
-    let mut table = [[NO_CELL; CELL_COUNT]; 8];
-    let mut dir = 0;
-    while dir < 8 {
-        let mut index = 0;
-        while index < CELL_COUNT {
-            let row = (index / 9) as i8 + STEPS[dir].0;
-            let col = (index % 9) as i8 + STEPS[dir].1;
-            if row >= 0 && row < 9 && col >= 0 && col < 9 {
-                table[dir][index] = (row * 9 + col) as u8;
+/// `SELECT_IN_BYTE[k << 8 | b]`: position of the `k`-th set bit of byte `b` (8 when there is none).
+static SELECT_IN_BYTE: [u8; 2048] = {
+    let mut table = [8u8; 2048];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut rank = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[rank << 8 | byte] = bit as u8;
+                rank += 1;
             }
-            index += 1;
+            bit += 1;
         }
-        dir += 1;
+        byte += 1;
     }
     table
+};
+
+/// The four line directions: along a row, down a column, diagonal `\\` and diagonal `/`.
+pub(crate) const AXES: [Axis; 4] = [Axis { shift: 1 }, Axis { shift: 9 }, Axis { shift: 10 }, Axis { shift: 8 }];
+
+/// A line direction as a bit shift: moving one cell forward adds `shift` to the index.
+#[derive(Clone, Copy)]
+pub(crate) struct Axis {
+    shift: u32,
+}
+
+const COLUMN_0: u128 = {
+    let mut mask = 0;
+    let mut row = 0;
+    while row < 9 {
+        mask |= 1u128 << (row * 9);
+        row += 1;
+    }
+    mask
+};
+const COLUMN_8: u128 = COLUMN_0 << 8;
+
+impl Axis {
+    /// Bits that a shift by one cell would carry across the left or right edge into the next row.
+    fn wrap_masks(self) -> (u128, u128) {
+        match self.shift {
+            1 | 10 => (COLUMN_0, COLUMN_8), // forward moves right: cannot land in column 0
+            8 => (COLUMN_8, COLUMN_0),      // forward moves left: cannot land in column 8
+            _ => (0, 0),                    // straight down or up never wraps
+        }
+    }
+
+    /// One step along this axis, both ways, landing only on `within`.
+    #[inline]
+    fn step(self, cells: u128, within: Cells) -> u128 {
+        let (not_forward, not_backward) = self.wrap_masks();
+        (cells << self.shift) & within.0 & !not_forward | (cells >> self.shift) & within.0 & !not_backward
+    }
+
+    /// The cells of `within` up to two steps from `cell` along this axis, both ways, without gaps.
+    /// A run through a newly placed stone has at most two stones on each side, since no run of
+    /// three survives a move.
+    #[inline]
+    pub(crate) fn run_through(self, cell: Cells, within: Cells) -> Cells {
+        let near = self.step(cell.0, within);
+        Cells(cell.0 | near | self.step(near, within))
+    }
+
+    /// `seed` extended along this axis, both ways, through cells of `within`, until nothing changes:
+    /// the contiguous segment(s) of `within` on this axis that touch `seed`.
+    pub(crate) fn grow(self, seed: Cells, within: Cells) -> Cells {
+        let (not_forward, not_backward) = self.wrap_masks();
+        let allowed_forward = within.0 & !not_forward;
+        let allowed_backward = within.0 & !not_backward;
+        let mut cells = seed.0;
+        loop {
+            let next = cells | (cells << self.shift) & allowed_forward | (cells >> self.shift) & allowed_backward;
+            if next == cells {
+                return Cells(cells & Cells::ALL.0);
+            }
+            cells = next;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -170,12 +236,33 @@ mod tests {
         assert_eq!(cells.nth(6), None);
     }
 
+    fn cells(list: &[(u8, u8)]) -> Cells {
+        list.iter().fold(Cells::EMPTY, |set, &(r, c)| set.union(Cells::single(Cell::new(r, c).index())))
+    }
+
     #[test]
-    fn neighbours_stay_on_the_board() {
-        assert_eq!(NEIGHBOUR[0][8], NO_CELL); // right of (0,8)
-        assert_eq!(NEIGHBOUR[2][0], 10); // (0,0) down-right is (1,1)
-        assert_eq!(NEIGHBOUR[3][0], NO_CELL); // down-left of (0,0)
-        assert_eq!(NEIGHBOUR[7][72], 64); // (8,0) up-right is (7,1)
+    fn select_finds_every_set_bit_of_awkward_words() {
+        let words = [1u64, u64::MAX, 0x8000_0000_0000_0000, 0x00ff_0000_0000_ff00, 0x1248_1248_1248_1248, 0xdead_beef_0bad_f00d];
+        for word in words {
+            let positions: Vec<usize> = (0..64).filter(|bit| word >> bit & 1 == 1).collect();
+            for (n, &position) in positions.iter().enumerate() {
+                assert_eq!(select64(word, n as u32), position, "word {word:#x}, n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn growing_along_an_axis_never_wraps_around_the_edges() {
+        let full = Cells::ALL;
+        let [row, column, down_right, down_left] = AXES;
+        assert_eq!(row.grow(cells(&[(3, 8)]), full), cells(&(0..9).map(|c| (3, c)).collect::<Vec<_>>()));
+        assert_eq!(column.grow(cells(&[(0, 0)]), full).len(), 9);
+        assert_eq!(down_right.grow(cells(&[(0, 7)]), full), cells(&[(0, 7), (1, 8)]));
+        assert_eq!(down_left.grow(cells(&[(0, 1)]), full), cells(&[(0, 1), (1, 0)]));
+        assert_eq!(down_left.grow(cells(&[(8, 8)]), full), cells(&[(8, 8)]));
+        // A gap stops the growth.
+        let within = cells(&[(4, 0), (4, 1), (4, 3)]);
+        assert_eq!(row.grow(cells(&[(4, 1)]), within), cells(&[(4, 0), (4, 1)]));
     }
 
     #[test]

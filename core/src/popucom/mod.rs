@@ -11,7 +11,7 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 pub use cells::{Cell, Cells, CELL_COUNT, SIZE};
-use cells::{NEIGHBOUR, NO_CELL};
+use cells::AXES;
 
 use crate::game::{ConfigError, Game, Outcome, Rejection, Seat, Status};
 use crate::GameKind;
@@ -112,18 +112,17 @@ impl Popucom {
         let index = cell.index();
         let placed = Cells::single(index);
         let own = self.stones[me].union(placed);
-        let opponent_stones = self.stones[them];
 
         let mut removed = Cells::EMPTY;
         let mut painted = Cells::EMPTY;
-        for dir in 0..4 {
-            let run = placed.union(walk(index, dir, |i| own.has(i))).union(walk(index, dir + 4, |i| own.has(i)));
-            if run.len() >= 3 {
+        // Paint runs through empty cells, the mover's stones and any territory; only an opponent
+        // stone or the edge stops it.
+        let open = self.stones[them].complement();
+        for axis in AXES {
+            let run = axis.run_through(placed, own);
+            if run.has_three_or_more() {
                 removed = removed.union(run);
-                // The run is the mover's stones, so painting from the placed cell both ways until an
-                // opponent stone covers the line and its extensions.
-                let open = |i: usize| !opponent_stones.has(i);
-                painted = painted.union(placed).union(walk(index, dir, open)).union(walk(index, dir + 4, open));
+                painted = painted.union(axis.grow(run, open));
             }
         }
         self.stones[me] = own.minus(removed);
@@ -131,18 +130,6 @@ impl Popucom {
         self.territory[them] = self.territory[them].minus(painted);
         self.moves_played += 1;
     }
-}
-
-/// The cells from `start` (exclusive) in direction `dir` while `go` accepts them.
-#[inline]
-fn walk(start: usize, dir: usize, go: impl Fn(usize) -> bool) -> Cells {
-    let mut cells = Cells::EMPTY;
-    let mut next = NEIGHBOUR[dir][start];
-    while next != NO_CELL && go(next as usize) {
-        cells = cells.union(Cells::single(next as usize));
-        next = NEIGHBOUR[dir][next as usize];
-    }
-    cells
 }
 
 /// What clients are shown: the state (a vector step) plus the scores by seat number.
