@@ -139,6 +139,13 @@ fn a_tampered_state_is_refused_when_read_back() {
     state["to_move"] = Value::from(1);
     assert!(serde_json::from_value::<Popucom>(state.clone()).is_err(), "to_move must follow moves_played");
     state["to_move"] = Value::from(2);
-    state["board"][0][0] = Value::from(3);
-    assert!(serde_json::from_value::<Popucom>(state).is_err(), "stone values are 0, 1 or 2");
+    assert!(serde_json::from_value::<Popucom>(state.clone()).is_ok());
+    let mut bad_value = state.clone();
+    bad_value["board"][0][0] = Value::from(3);
+    assert!(serde_json::from_value::<Popucom>(bad_value).is_err(), "stone values are 0, 1 or 2");
+    let mut line = state;
+    for col in 0..3 {
+        line["board"][8][col] = Value::from(2);
+    }
+    assert!(serde_json::from_value::<Popucom>(line).is_err(), "no run of three survives a move");
 }

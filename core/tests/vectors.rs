@@ -29,7 +29,12 @@ fn check_file(kind: GameKind, file: &str) -> usize {
         let expected = game["steps"].as_array().unwrap_or_else(|| panic!("{label}: no steps"));
         let config = game.get("config").cloned().unwrap_or(Value::Null);
         let ours = kind.replay_steps(&config, moves).unwrap_or_else(|e| panic!("{label}: {e}"));
-        assert_eq!(ours.len(), expected.len(), "{label}: step count (ours ends {})", ours.last().unwrap_or(&Value::Null));
+        assert_eq!(
+            ours.len(),
+            expected.len(),
+            "{label}: step count (ours ends {})",
+            ours.last().unwrap_or(&Value::Null)
+        );
         for (index, (our_step, their_step)) in ours.iter().zip(expected).enumerate() {
             let fields = their_step.as_object().unwrap_or_else(|| panic!("{label}: step {index} is not an object"));
             for (field, value) in fields {

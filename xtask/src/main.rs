@@ -1,1 +1,110 @@
-fn main() {}
+//! The project's dev tasks, so every machine (a developer's, CI's) runs the same steps:
+//! `cargo xtask test` installs what the tests need and runs every test the project has.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, Context, Result};
+
+const USAGE: &str = "usage: cargo xtask test";
+
+fn main() -> Result<()> {
+    let task = std::env::args().nth(1);
+    match task.as_deref() {
+        Some("test") => test(),
+        _ => bail!("{USAGE}"),
+    }
+}
+
+/// Runs a command from the workspace root, echoing it; fails if it fails.
+fn run(program: &str, args: &[&str]) -> Result<()> {
+    eprintln!("xtask: {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(workspace_root())
+        .status()
+        .with_context(|| format!("could not start {program}"))?;
+    if !status.success() {
+        bail!("{program} {} failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
+
+/// Totals of every `cargo test` run, so the task ends with one line that covers all of them.
+#[derive(Default)]
+struct Tally {
+    passed: u64,
+    failed: u64,
+}
+
+impl Tally {
+    /// Reads a libtest summary: `test result: ok. 12 passed; 0 failed; 0 ignored; ...`.
+    fn add_summary(&mut self, line: &str) {
+        let Some(rest) = line.strip_prefix("test result: ") else { return };
+        let count = |word: &str| {
+            rest.split(';')
+                .find_map(|part| part.trim().trim_start_matches(|c: char| !c.is_ascii_digit()).strip_suffix(word))
+                .and_then(|n| n.trim().parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        self.passed += count("passed");
+        self.failed += count("failed");
+    }
+}
+
+/// Runs `cargo test ...`, passing its output through and adding its summaries to `tally`.
+fn cargo_test(args: &[&str], tally: &mut Tally) -> Result<()> {
+    eprintln!("xtask: cargo test {}", args.join(" "));
+    let mut child = Command::new("cargo")
+        .arg("test")
+        .args(args)
+        .current_dir(workspace_root())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("could not start cargo test")?;
+    for line in BufReader::new(child.stdout.take().expect("piped stdout")).lines() {
+        let line = line?;
+        println!("{line}");
+        tally.add_summary(&line);
+    }
+    let status = child.wait()?;
+    if !status.success() {
+        println!("tests: {} passed, {} failed", tally.passed, tally.failed.max(1));
+        bail!("cargo test {} failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
+
+fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+}
+
+/// The wasm32 target, for the rule engine's browser build. rustup is how this project's machines get
+/// Rust; without it the target must already be installed.
+fn ensure_wasm_target() -> Result<()> {
+    let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
+    match installed {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).lines().any(|t| t == "wasm32-unknown-unknown") => Ok(()),
+        Ok(_) => run("rustup", &["target", "add", "wasm32-unknown-unknown"]),
+        Err(_) => {
+            eprintln!("xtask: rustup not found; assuming the wasm32-unknown-unknown target is installed");
+            Ok(())
+        }
+    }
+}
+
+fn test() -> Result<()> {
+    ensure_wasm_target()?;
+    run("cargo", &["fmt", "--all", "--check"])?;
+    // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
+    run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])?;
+    // Every target (unit, integration, benches run once as smoke tests), then the doc examples.
+    let mut tally = Tally::default();
+    cargo_test(&["--workspace", "--all-targets"], &mut tally)?;
+    cargo_test(&["--workspace", "--doc"], &mut tally)?;
+    if tally.passed == 0 {
+        bail!("no test ran");
+    }
+    println!("tests: {} passed, {} failed", tally.passed, tally.failed);
+    Ok(())
+}

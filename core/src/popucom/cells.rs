@@ -132,7 +132,7 @@ fn select64(word: u64, n: u32) -> usize {
     counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
     counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
     let prefix = counts.wrapping_mul(ONES); // byte i: set bits in bytes 0..=i
-    // Byte i's high bit is set where prefix_i <= n: the number of such bytes is the target byte.
+                                            // Byte i's high bit is set where prefix_i <= n: the number of such bytes is the target byte.
     let before = ((n as u64 * ONES | HIGHS) - prefix) & HIGHS;
     // Count the flagged bytes with a multiplication (no popcount instruction on baseline x86-64).
     let byte = ((before >> 7).wrapping_mul(ONES) >> 56) as u32 * 8;
@@ -189,6 +189,14 @@ impl Axis {
         }
     }
 
+    /// Whether `cells` holds three in a row along this axis.
+    pub(crate) fn has_run_of_three(self, cells: Cells) -> bool {
+        let (not_forward, _) = self.wrap_masks();
+        let forward = |bits: u128| (bits << self.shift) & !not_forward;
+        let second = forward(cells.0) & cells.0; // cells whose backward neighbour is in the set
+        forward(second) & cells.0 != 0
+    }
+
     /// One step along this axis, both ways, landing only on `within`.
     #[inline]
     fn step(self, cells: u128, within: Cells) -> u128 {
@@ -242,7 +250,14 @@ mod tests {
 
     #[test]
     fn select_finds_every_set_bit_of_awkward_words() {
-        let words = [1u64, u64::MAX, 0x8000_0000_0000_0000, 0x00ff_0000_0000_ff00, 0x1248_1248_1248_1248, 0xdead_beef_0bad_f00d];
+        let words = [
+            1u64,
+            u64::MAX,
+            0x8000_0000_0000_0000,
+            0x00ff_0000_0000_ff00,
+            0x1248_1248_1248_1248,
+            0xdead_beef_0bad_f00d,
+        ];
         for word in words {
             let positions: Vec<usize> = (0..64).filter(|bit| word >> bit & 1 == 1).collect();
             for (n, &position) in positions.iter().enumerate() {
@@ -260,6 +275,9 @@ mod tests {
         assert_eq!(down_right.grow(cells(&[(0, 7)]), full), cells(&[(0, 7), (1, 8)]));
         assert_eq!(down_left.grow(cells(&[(0, 1)]), full), cells(&[(0, 1), (1, 0)]));
         assert_eq!(down_left.grow(cells(&[(8, 8)]), full), cells(&[(8, 8)]));
+        assert!(down_left.has_run_of_three(cells(&[(0, 2), (1, 1), (2, 0)])));
+        assert!(!row.has_run_of_three(cells(&[(0, 7), (0, 8), (1, 0)])), "no wrap into the next row");
+        assert!(!down_right.has_run_of_three(cells(&[(0, 7), (1, 8), (2, 0)])));
         // A gap stops the growth.
         let within = cells(&[(4, 0), (4, 1), (4, 3)]);
         assert_eq!(row.grow(cells(&[(4, 1)]), within), cells(&[(4, 0), (4, 1)]));

@@ -6,6 +6,7 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::cells::AXES;
 use super::{Cells, Popucom, PopucomConfig, MOVE_LIMIT, SIZE};
 use crate::game::{Game, Seat};
 
@@ -91,11 +92,18 @@ impl<'de> Deserialize<'de> for Popucom {
             moves_played: step.moves_played,
             config: PopucomConfig::default(),
         };
+        // No run of three survives a move; the engine's line detection relies on it.
+        for seat in Seat::ALL {
+            if AXES.iter().any(|axis| axis.has_run_of_three(game.stones(seat))) {
+                return Err(D::Error::custom(format!("board holds three seat-{} stones in a row", seat.number())));
+            }
+        }
         let status = game.status();
         if step.to_move != status.to_move() {
             return Err(D::Error::custom("to_move does not follow from the board and moves_played"));
         }
-        let result = status.outcome().map(|o| OutcomeIn { winner: o.winner.map_or(0, Seat::number), reason: o.reason.into() });
+        let result =
+            status.outcome().map(|o| OutcomeIn { winner: o.winner.map_or(0, Seat::number), reason: o.reason.into() });
         if step.result != result {
             return Err(D::Error::custom("result does not follow from the board and moves_played"));
         }

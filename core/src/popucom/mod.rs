@@ -10,8 +10,8 @@ mod json;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
-pub use cells::{Cell, Cells, CELL_COUNT, SIZE};
 use cells::AXES;
+pub use cells::{Cell, Cells, CELL_COUNT, SIZE};
 
 use crate::game::{ConfigError, Game, Outcome, Rejection, Seat, Status};
 use crate::GameKind;

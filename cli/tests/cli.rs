@@ -1,0 +1,81 @@
+//! The `tabula` binary as a user runs it: reference files through `replay`, bad input, `bench`.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn tabula() -> Command {
+    Command::cargo_bin("tabula").expect("the tabula binary is built for tests")
+}
+
+fn vector_file(name: &str) -> PathBuf {
+    let shared = std::env::var_os("TABULA_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    let path = shared.join("vectors").join(name);
+    assert!(path.is_file(), "reference file missing: {} (set TABULA_SHARED)", path.display());
+    path
+}
+
+fn output_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn replay_reproduces_the_reference_files_exactly() {
+    for name in ["popucom-public.jsonl", "popucom-crafted.jsonl"] {
+        let input = std::fs::read_to_string(vector_file(name)).unwrap();
+        let expected: Vec<Value> = input.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        // Only the moves are needed: strip the reference steps before handing the games over.
+        let stripped: String = expected
+            .iter()
+            .map(|game| serde_json::json!({"seed": game["seed"], "moves": game["moves"]}).to_string() + "\n")
+            .collect();
+        let output = tabula().args(["replay", "popucom"]).write_stdin(stripped).assert().success();
+        let ours = output_lines(&output.get_output().stdout);
+        assert_eq!(ours.len(), expected.len(), "{name}: one output line per game");
+        for (our_game, their_game) in ours.iter().zip(&expected) {
+            assert_eq!(our_game["steps"], their_game["steps"], "{name}: seed {}", their_game["seed"]);
+            assert_eq!(our_game["seed"], their_game["seed"]);
+        }
+    }
+}
+
+#[test]
+fn an_illegal_move_ends_that_games_steps_with_an_error() {
+    let input = "{\"moves\": [[4,4],[4,4],[0,0]]}\n{\"moves\": [[0,0]]}\n";
+    let output = tabula().args(["replay", "popucom"]).write_stdin(input).assert().success();
+    let games = output_lines(&output.get_output().stdout);
+    assert_eq!(games.len(), 2);
+    let steps = games[0]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2, "the move after the illegal one is not played");
+    assert_eq!(steps[1]["error"]["code"], "occupied");
+    assert!(steps[1]["error"]["message"].as_str().unwrap().contains("(4, 4)"));
+    assert_eq!(games[1]["steps"][0]["moves_played"], 1, "the next game is unaffected");
+}
+
+#[test]
+fn malformed_input_fails_with_a_message_naming_the_line() {
+    for (input, needle) in [
+        ("{\"moves\": []}\nnot json\n", "line 2"),
+        ("[1, 2]\n", "line 1"),
+        ("{\"seed\": 3}\n", "moves"),
+        ("{\"moves\": [], \"config\": {\"size\": 5}}\n", "config"),
+    ] {
+        let output = tabula().args(["replay", "popucom"]).write_stdin(input).assert().failure();
+        let stderr = String::from_utf8_lossy(&output.get_output().stderr).to_string();
+        assert!(stderr.contains(needle), "{input:?}: stderr {stderr:?} lacks {needle:?}");
+    }
+    tabula().args(["replay", "checkers"]).write_stdin("").assert().failure();
+}
+
+#[test]
+fn bench_ends_with_the_median_rate() {
+    let output = tabula().args(["bench", "popucom", "--seconds", "0.3", "--seed", "5"]).assert().success();
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let last = stdout.lines().last().unwrap();
+    let rate: f64 = last.strip_prefix("playouts_per_sec=").expect("last line format").parse().unwrap();
+    assert!(rate > 0.0);
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("round ")).count(), 5);
+}
