@@ -1,0 +1,100 @@
+//! The API's one error type: every refusal has an HTTP status and a stable code, and answers
+//! `{"error": {"code", "message"}}` (plus the current room for a version conflict).
+
+use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+use tabula_core::Seat;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("the request body is larger than 64 KiB")]
+    PayloadTooLarge,
+    #[error("no room with id {0:?}")]
+    RoomNotFound(String),
+    #[error("this token does not hold a seat in this room")]
+    NotAPlayer,
+    #[error("the room has changed since version {sent}; it is now at version {current}")]
+    VersionConflict { sent: i64, current: i64, room: Box<Value> },
+    #[error("seat {} is taken", .0.number())]
+    SeatTaken(Seat),
+    /// A move or action the rules refuse; `reason` is the rule's own code (`occupied`, `not_your_turn`).
+    #[error("{message}")]
+    IllegalMove { reason: &'static str, message: String },
+    #[error("too many requests; retry in {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64, headers: Vec<(HeaderName, HeaderValue)> },
+    #[error("a valid cron secret is required")]
+    Unauthorized,
+    #[error("not found")]
+    NotFound,
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// Details go to the log, never to the client.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn internal(detail: impl std::fmt::Display) -> ApiError {
+        ApiError::Internal(detail.to_string())
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RoomNotFound(_) | ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::NotAPlayer => StatusCode::FORBIDDEN,
+            ApiError::VersionConflict { .. } | ApiError::SeatTaken(_) => StatusCode::CONFLICT,
+            ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The stable, documented code clients switch on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::PayloadTooLarge => "payload_too_large",
+            ApiError::RoomNotFound(_) => "room_not_found",
+            ApiError::NotAPlayer => "not_a_player",
+            ApiError::VersionConflict { .. } => "version_conflict",
+            ApiError::SeatTaken(_) => "seat_taken",
+            ApiError::IllegalMove { .. } => "illegal_move",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::NotFound => "not_found",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(detail) = &self {
+            tracing::error!(%detail, "internal error");
+        }
+        let mut error = json!({"code": self.code(), "message": self.to_string()});
+        if let ApiError::IllegalMove { reason, .. } = &self {
+            error["reason"] = json!(reason);
+        }
+        let mut body = json!({ "error": error });
+        if let ApiError::VersionConflict { room, .. } = &self {
+            body["room"] = (**room).clone();
+        }
+        let mut response = (self.status(), Json(body)).into_response();
+        if let ApiError::RateLimited { retry_after_secs, headers } = self {
+            let response_headers = response.headers_mut();
+            response_headers.insert("retry-after", HeaderValue::from(retry_after_secs));
+            response_headers.extend(headers);
+        }
+        response
+    }
+}

@@ -1,0 +1,14 @@
+//! Tabula's HTTP API: thin glue between requests, the rule engine (`tabula-core`) and a room store.
+//! One axum router ([`router`]) serves the Vercel functions (`api/game.rs`, `api/cron.rs`) and the
+//! local server (`tabula serve`).
+
+mod body;
+pub mod config;
+pub mod error;
+pub mod ratelimit;
+pub mod room;
+mod routes;
+pub mod store;
+pub mod token;
+
+pub use routes::{router, AppState, IDLE_ROOM_HOURS};

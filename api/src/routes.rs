@@ -1,0 +1,273 @@
+//! `/api/game` (GET a room, POST create/join, PUT play/resign/rematch) and `/api/cron`.
+//! Thin glue: validate, authenticate the seat, let `core/` judge the move, compare-and-swap.
+//! Checks run in a fixed order so a racing loser always sees 409: body, room, token, version, rules.
+
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use chrono::{Duration, Utc};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tabula_core::{GameKind, MoveError, Seat};
+
+use crate::body::{JsonBody, BODY_LIMIT};
+use crate::error::ApiError;
+use crate::ratelimit::{self, RateLimiter};
+use crate::room::{LoadedRoom, Room, RoomId, SeatHolder};
+use crate::store::Store;
+use crate::token::{hash_token, new_token};
+
+/// Rooms untouched for this long are deleted by the cleanup.
+pub const IDLE_ROOM_HOURS: i64 = 48;
+const NAME_MAX_CHARS: usize = 24;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Arc<dyn Store>,
+    pub limiter: Option<Arc<dyn RateLimiter>>,
+    /// `GET /api/cron` needs `Authorization: Bearer <this>`; without it the endpoint refuses all.
+    pub cron_secret: Option<String>,
+}
+
+/// The API under its public paths (`/api/game`, `/api/cron`), rate-limited when a limiter is set.
+pub fn router(state: AppState) -> Router {
+    let limiter = state.limiter.clone();
+    let api = Router::new()
+        .route("/api/game", get(get_room).post(post_room).put(put_room))
+        .route("/api/cron", get(cron))
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state);
+    match limiter {
+        Some(limiter) => api.layer(axum::middleware::from_fn_with_state(limiter, ratelimit::middleware)),
+        None => api,
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RoomQuery {
+    room_id: Option<String>,
+}
+
+async fn load(store: &dyn Store, id: &RoomId) -> Result<LoadedRoom, ApiError> {
+    store.load(id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))?.load()
+}
+
+fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
+    let mut response = (status, Json(body)).into_response();
+    if let Ok(etag) = HeaderValue::from_str(&room.room.etag()) {
+        response.headers_mut().insert(header::ETAG, etag);
+    }
+    // Polling clients must revalidate every time; the ETag makes that a cheap 304.
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
+    headers.get_all(header::IF_NONE_MATCH).iter().filter_map(|v| v.to_str().ok()).any(|list| {
+        list.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag)
+    })
+}
+
+async fn get_room(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    query: Result<Query<RoomQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let id = RoomId::parse(query.room_id.as_deref().ok_or_else(|| ApiError::BadRequest("roomId is required".into()))?)?;
+    let room = load(app.store.as_ref(), &id).await?;
+    if etag_matches(&headers, &room.room.etag()) {
+        let mut response = StatusCode::NOT_MODIFIED.into_response();
+        response.headers_mut().insert(header::ETAG, HeaderValue::from_str(&room.room.etag()).map_err(ApiError::internal)?);
+        return Ok(response);
+    }
+    Ok(with_etag(&room, StatusCode::OK, room.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JoinRequest {
+    room_id: String,
+    game: Option<String>,
+    config: Option<Value>,
+    seat: Option<Seat>,
+    name: Option<String>,
+    token: Option<String>,
+}
+
+fn display_name(name: Option<String>) -> Result<Option<String>, ApiError> {
+    let Some(name) = name else { return Ok(None) };
+    let name = name.trim();
+    if name.chars().count() > NAME_MAX_CHARS || name.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(format!("name must be at most {NAME_MAX_CHARS} printable characters")));
+    }
+    Ok((!name.is_empty()).then(|| name.to_owned()))
+}
+
+/// Creates the room if needed (idempotent, race-safe), then claims a seat or re-attaches a token.
+async fn post_room(State(app): State<AppState>, JsonBody(request): JsonBody<JoinRequest>) -> Result<Response, ApiError> {
+    let id = RoomId::parse(&request.room_id)?;
+    let kind = match request.game.as_deref() {
+        None => GameKind::Popucom,
+        Some(name) => name.parse::<GameKind>().map_err(|e| ApiError::BadRequest(e.to_string()))?,
+    };
+    let new_game = kind
+        .new_game(request.config.as_ref().unwrap_or(&Value::Null))
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let name = display_name(request.name)?;
+    let store = app.store.as_ref();
+
+    let mut room = match store.load(&id).await? {
+        Some(room) => room,
+        None => {
+            let room = Room::new(id.clone(), &new_game, Utc::now());
+            if store.create(&room).await? {
+                room
+            } else {
+                // Someone created it between our load and insert: theirs stands.
+                store.load(&id).await?.ok_or_else(|| ApiError::internal("room vanished after a create conflict"))?
+            }
+        }
+    };
+
+    if let Some(token) = request.token {
+        let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
+        let loaded = room.load()?;
+        return Ok(with_etag(&loaded, StatusCode::OK, json!({"room": loaded.view(), "seat": seat.number(), "token": token})));
+    }
+    let Some(seat) = request.seat else {
+        let loaded = room.load()?;
+        return Ok(with_etag(&loaded, StatusCode::OK, json!({"room": loaded.view(), "seat": null, "token": null})));
+    };
+    let token = new_token()?;
+    // Claiming does not depend on the client's version, so a lost race is retried here.
+    for _ in 0..8 {
+        if room.holder(seat).token_hash.is_some() {
+            return Err(ApiError::SeatTaken(seat));
+        }
+        let expected = room.version;
+        let mut claimed = room.clone();
+        claimed.seats[seat.index()] = SeatHolder { name: name.clone(), token_hash: Some(hash_token(&token)) };
+        claimed.version += 1;
+        claimed.updated_at = Utc::now();
+        if store.replace(&claimed, expected).await? {
+            let loaded = claimed.load()?;
+            let body = json!({"room": loaded.view(), "seat": seat.number(), "token": token});
+            return Ok(with_etag(&loaded, StatusCode::OK, body));
+        }
+        room = store.load(&id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))?;
+    }
+    Err(ApiError::internal("seat claim kept losing races"))
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum Action {
+    Move,
+    Resign,
+    Rematch,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PlayRequest {
+    room_id: String,
+    token: String,
+    version: i64,
+    #[serde(rename = "move")]
+    mv: Option<Value>,
+    action: Option<Action>,
+}
+
+fn illegal(reason: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::IllegalMove { reason, message: message.into() }
+}
+
+/// The room after `action` by `seat`, or why the rules refuse it. Works on a copy.
+fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -> Result<Room, ApiError> {
+    let mut next = current.room.clone();
+    let colour = next.colour_of(seat);
+    match action {
+        Action::Move => {
+            let mv = mv.ok_or_else(|| ApiError::BadRequest("move is required".into()))?;
+            let mut game = current.game.clone();
+            if current.is_over() {
+                return Err(illegal("game_over", "the game is over"));
+            }
+            let mover = game.mover(mv).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            if mover != Some(colour) {
+                return Err(illegal("not_your_turn", "it is not your turn"));
+            }
+            let normalized = game.normalize_move(mv).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            game.play(mv).map_err(|e| match e {
+                MoveError::Malformed(message) => ApiError::BadRequest(message),
+                MoveError::Illegal { code, message } => illegal(code, message),
+            })?;
+            next.moves.push(normalized);
+        }
+        Action::Resign => {
+            if current.is_over() {
+                return Err(illegal("game_over", "the game is over"));
+            }
+            next.resigned = Some(colour);
+        }
+        Action::Rematch => {
+            if !current.is_over() {
+                return Err(illegal("game_not_over", "a rematch starts only after the game ends"));
+            }
+            next.moves.clear();
+            next.resigned = None;
+            next.game_number += 1;
+        }
+    }
+    next.version += 1;
+    next.updated_at = Utc::now();
+    Ok(next)
+}
+
+async fn put_room(State(app): State<AppState>, JsonBody(request): JsonBody<PlayRequest>) -> Result<Response, ApiError> {
+    let id = RoomId::parse(&request.room_id)?;
+    if request.version < 0 {
+        return Err(ApiError::BadRequest("version must be a non-negative integer".into()));
+    }
+    let action = match (request.action, &request.mv) {
+        (None | Some(Action::Move), Some(_)) => Action::Move,
+        (None | Some(Action::Move), None) => return Err(ApiError::BadRequest("move is required".into())),
+        (Some(action), None) => action,
+        (Some(_), Some(_)) => return Err(ApiError::BadRequest("a resign or rematch carries no move".into())),
+    };
+    let store = app.store.as_ref();
+    let current = load(store, &id).await?;
+    let seat = current.room.seat_for_token(&request.token).ok_or(ApiError::NotAPlayer)?;
+    let conflict = |room: &LoadedRoom| ApiError::VersionConflict {
+        sent: request.version,
+        current: room.room.version,
+        room: Box::new(room.view()),
+    };
+    if current.room.version != request.version {
+        return Err(conflict(&current));
+    }
+    let next = apply(&current, seat, action, request.mv.as_ref())?;
+    if !store.replace(&next, request.version).await? {
+        return Err(conflict(&load(store, &id).await?));
+    }
+    let next = next.load()?;
+    Ok(with_etag(&next, StatusCode::OK, next.view()))
+}
+
+/// Vercel's daily cron: delete idle rooms (which also keeps a free Supabase project awake).
+async fn cron(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+    let expected = app.cron_secret.as_deref().filter(|s| !s.is_empty()).ok_or(ApiError::Unauthorized)?;
+    let sent = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    if sent != Some(format!("Bearer {expected}").as_str()) {
+        return Err(ApiError::Unauthorized);
+    }
+    let deleted = app.store.delete_idle(Utc::now() - Duration::hours(IDLE_ROOM_HOURS)).await?;
+    Ok(Json(json!({"deleted": deleted})))
+}

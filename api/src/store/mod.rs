@@ -1,0 +1,104 @@
+//! Where rooms live. One trait, two implementations: PostgREST (Supabase, production) and SQLite
+//! (one machine). Both store a room as one row; moves are written with a compare-and-swap on the
+//! room's version, so two racing writers can never both land.
+
+mod postgrest;
+mod sqlite;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabula_core::{GameKind, Seat};
+
+pub use self::postgrest::{PostgrestStore, SupabaseKey};
+pub use self::sqlite::SqliteStore;
+use crate::error::ApiError;
+use crate::room::{Room, RoomId, SeatHolder};
+
+#[derive(Debug, thiserror::Error)]
+#[error("store: {0}")]
+pub struct StoreError(pub String);
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        ApiError::internal(error)
+    }
+}
+
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    async fn load(&self, id: &RoomId) -> Result<Option<Room>, StoreError>;
+    /// Inserts `room` unless a room with its id exists. True if this call inserted it.
+    async fn create(&self, room: &Room) -> Result<bool, StoreError>;
+    /// Replaces the stored room with `room` only if the stored version is still `expected`.
+    /// True if it was replaced; false if the version moved on or the room is gone.
+    async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError>;
+    /// Deletes rooms untouched since `cutoff`; returns how many.
+    async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError>;
+}
+
+/// A room as a table row: the same columns in SQLite and PostgreSQL (`sql/init.sql`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct RoomRow {
+    pub room_id: String,
+    pub game: String,
+    pub config: Value,
+    pub moves: Vec<Value>,
+    pub version: i64,
+    pub game_number: i64,
+    pub resigned: Option<u8>,
+    pub seat1_name: Option<String>,
+    pub seat1_token_hash: Option<String>,
+    pub seat2_name: Option<String>,
+    pub seat2_token_hash: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<&Room> for RoomRow {
+    fn from(room: &Room) -> RoomRow {
+        let [one, two] = room.seats.clone();
+        RoomRow {
+            room_id: room.id.as_str().to_owned(),
+            game: room.game.name().to_owned(),
+            config: room.config.clone(),
+            moves: room.moves.clone(),
+            version: room.version,
+            game_number: room.game_number,
+            resigned: room.resigned.map(Seat::number),
+            seat1_name: one.name,
+            seat1_token_hash: one.token_hash,
+            seat2_name: two.name,
+            seat2_token_hash: two.token_hash,
+            created_at: room.created_at,
+            updated_at: room.updated_at,
+        }
+    }
+}
+
+impl TryFrom<RoomRow> for Room {
+    type Error = StoreError;
+
+    fn try_from(row: RoomRow) -> Result<Room, StoreError> {
+        let bad = |what: &str| StoreError(format!("room {:?} has a bad {what}", row.room_id));
+        Ok(Room {
+            id: RoomId::parse(&row.room_id).map_err(|_| bad("id"))?,
+            game: row.game.parse::<GameKind>().map_err(|_| bad("game"))?,
+            resigned: match row.resigned {
+                None => None,
+                Some(n) => Some(Seat::from_number(n).ok_or_else(|| bad("resigned"))?),
+            },
+            config: row.config,
+            moves: row.moves,
+            version: row.version,
+            game_number: row.game_number,
+            seats: [
+                SeatHolder { name: row.seat1_name, token_hash: row.seat1_token_hash },
+                SeatHolder { name: row.seat2_name, token_hash: row.seat2_token_hash },
+            ],
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        })
+    }
+}

@@ -1,0 +1,115 @@
+//! The production store: Supabase's PostgREST (`sql/init.sql` defines the table). A move is one
+//! PATCH filtered on the room's id and version, so a stale version updates nothing.
+
+use async_trait::async_trait;
+use chrono::{DateTime, SecondsFormat, Utc};
+use postgrest::Postgrest;
+use reqwest::StatusCode;
+
+use super::{RoomRow, Store, StoreError};
+use crate::room::{Room, RoomId};
+
+/// The server-side key. Supabase's opaque `sb_secret_...` keys go in the `apikey` header only (the
+/// gateway swaps them for a JWT); a JWT key (Supabase's legacy `service_role` key, or a token for a
+/// plain PostgREST) goes in both `apikey` and `Authorization: Bearer`.
+#[derive(Clone)]
+pub enum SupabaseKey {
+    Secret(String),
+    Jwt(String),
+}
+
+impl SupabaseKey {
+    pub fn parse(key: &str) -> SupabaseKey {
+        let key = key.trim().to_owned();
+        if key.split('.').count() == 3 && key.starts_with("eyJ") {
+            SupabaseKey::Jwt(key)
+        } else {
+            SupabaseKey::Secret(key)
+        }
+    }
+}
+
+pub struct PostgrestStore {
+    client: Postgrest,
+}
+
+const TABLE: &str = "rooms";
+
+fn store_error(error: impl std::fmt::Display) -> StoreError {
+    StoreError(error.to_string())
+}
+
+impl PostgrestStore {
+    /// `rest_url` is PostgREST's root: `https://<project>.supabase.co/rest/v1`, or a plain PostgREST.
+    pub fn new(rest_url: &str, key: SupabaseKey) -> PostgrestStore {
+        let client = Postgrest::new(rest_url.trim_end_matches('/'));
+        let client = match &key {
+            SupabaseKey::Secret(secret) => client.insert_header("apikey", secret),
+            SupabaseKey::Jwt(jwt) => {
+                client.insert_header("apikey", jwt).insert_header("Authorization", format!("Bearer {jwt}"))
+            }
+        };
+        PostgrestStore { client }
+    }
+
+    /// Reads the rows of a successful answer; any other status is an error with PostgREST's text.
+    async fn rows(response: reqwest::Response, what: &str) -> Result<Vec<RoomRow>, StoreError> {
+        let status = response.status();
+        let text = response.text().await.map_err(store_error)?;
+        if !status.is_success() {
+            return Err(StoreError(format!("{what}: PostgREST answered {status}: {text}")));
+        }
+        serde_json::from_str(&text).map_err(|e| StoreError(format!("{what}: unreadable rows: {e}")))
+    }
+}
+
+fn body(room: &Room) -> Result<String, StoreError> {
+    serde_json::to_string(&RoomRow::from(room)).map_err(store_error)
+}
+
+#[async_trait]
+impl Store for PostgrestStore {
+    async fn load(&self, id: &RoomId) -> Result<Option<Room>, StoreError> {
+        let response = self.client.from(TABLE).select("*").eq("room_id", id.as_str()).execute().await;
+        let rows = Self::rows(response.map_err(store_error)?, "load").await?;
+        rows.into_iter().next().map(Room::try_from).transpose()
+    }
+
+    async fn create(&self, room: &Room) -> Result<bool, StoreError> {
+        let response = self.client.from(TABLE).insert(body(room)?).execute().await.map_err(store_error)?;
+        // A unique violation on the id: someone else created the room first.
+        if response.status() == StatusCode::CONFLICT {
+            return Ok(false);
+        }
+        Ok(!Self::rows(response, "create").await?.is_empty())
+    }
+
+    async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError> {
+        let response = self
+            .client
+            .from(TABLE)
+            .eq("room_id", room.id.as_str())
+            .eq("version", expected.to_string())
+            .update(body(room)?)
+            .execute()
+            .await
+            .map_err(store_error)?;
+        Ok(!Self::rows(response, "replace").await?.is_empty())
+    }
+
+    async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {
+        let cutoff = cutoff.to_rfc3339_opts(SecondsFormat::Micros, true);
+        let response = self.client.from(TABLE).select("room_id").lt("updated_at", cutoff).delete().execute().await;
+        let status_and_text = async {
+            let response = response.map_err(store_error)?;
+            let status = response.status();
+            Ok::<_, StoreError>((status, response.text().await.map_err(store_error)?))
+        };
+        let (status, text) = status_and_text.await?;
+        if !status.is_success() {
+            return Err(StoreError(format!("delete_idle: PostgREST answered {status}: {text}")));
+        }
+        let deleted: Vec<serde_json::Value> = serde_json::from_str(&text).map_err(store_error)?;
+        Ok(deleted.len() as u64)
+    }
+}

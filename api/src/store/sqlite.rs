@@ -1,0 +1,175 @@
+//! The embedded store: one SQLite file, for running Tabula on one machine. Survives restarts.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{RoomRow, Store, StoreError};
+use crate::room::{Room, RoomId};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS rooms (
+    room_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    version INTEGER NOT NULL CHECK (version >= 0),
+    game_number INTEGER NOT NULL,
+    resigned INTEGER CHECK (resigned IN (1, 2)),
+    seat1_name TEXT,
+    seat1_token_hash TEXT,
+    seat2_name TEXT,
+    seat2_token_hash TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rooms_updated_at ON rooms (updated_at);
+";
+
+const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
+    seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at";
+
+pub struct SqliteStore {
+    connection: Arc<Mutex<Connection>>,
+}
+
+fn store_error(error: impl std::fmt::Display) -> StoreError {
+    StoreError(error.to_string())
+}
+
+/// Fixed-width UTC text, so that string order is time order (for the idle-room cutoff).
+fn time_text(time: DateTime<Utc>) -> String {
+    time.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+impl SqliteStore {
+    /// Opens (creating if missing) the database file.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        Self::with_connection(Connection::open(path).map_err(store_error)?)
+    }
+
+    /// A private in-memory database (tests).
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
+        Self::with_connection(Connection::open_in_memory().map_err(store_error)?)
+    }
+
+    fn with_connection(connection: Connection) -> Result<SqliteStore, StoreError> {
+        // WAL keeps readers and the writer out of each other's way; a busy timeout rides out a
+        // second process (say, a backup) holding the lock briefly.
+        connection.pragma_update(None, "journal_mode", "WAL").map_err(store_error)?;
+        connection.busy_timeout(std::time::Duration::from_secs(5)).map_err(store_error)?;
+        connection.execute_batch(SCHEMA).map_err(store_error)?;
+        Ok(SqliteStore { connection: Arc::new(Mutex::new(connection)) })
+    }
+
+    /// Runs `work` on the connection off the async threads.
+    async fn with<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let connection = Arc::clone(&self.connection);
+        tokio::task::spawn_blocking(move || {
+            let connection = connection.lock().map_err(|_| StoreError("connection lock poisoned".into()))?;
+            work(&connection)
+        })
+        .await
+        .map_err(store_error)?
+    }
+}
+
+fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; 13], StoreError> {
+    Ok([
+        Box::new(row.room_id.clone()),
+        Box::new(row.game.clone()),
+        Box::new(serde_json::to_string(&row.config).map_err(store_error)?),
+        Box::new(serde_json::to_string(&row.moves).map_err(store_error)?),
+        Box::new(row.version),
+        Box::new(row.game_number),
+        Box::new(row.resigned),
+        Box::new(row.seat1_name.clone()),
+        Box::new(row.seat1_token_hash.clone()),
+        Box::new(row.seat2_name.clone()),
+        Box::new(row.seat2_token_hash.clone()),
+        Box::new(time_text(row.created_at)),
+        Box::new(time_text(row.updated_at)),
+    ])
+}
+
+fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreError>> {
+    fn json<T: serde::de::DeserializeOwned>(text: String) -> Result<T, StoreError> {
+        serde_json::from_str(&text).map_err(store_error)
+    }
+    let time = |text: String| DateTime::parse_from_rfc3339(&text).map(|t| t.to_utc()).map_err(store_error);
+    let (config, moves, created, updated): (String, String, String, String) =
+        (row.get(2)?, row.get(3)?, row.get(11)?, row.get(12)?);
+    let parsed = (|| {
+        Ok(RoomRow {
+            room_id: row.get(0).map_err(store_error)?,
+            game: row.get(1).map_err(store_error)?,
+            config: json(config)?,
+            moves: json(moves)?,
+            version: row.get(4).map_err(store_error)?,
+            game_number: row.get(5).map_err(store_error)?,
+            resigned: row.get(6).map_err(store_error)?,
+            seat1_name: row.get(7).map_err(store_error)?,
+            seat1_token_hash: row.get(8).map_err(store_error)?,
+            seat2_name: row.get(9).map_err(store_error)?,
+            seat2_token_hash: row.get(10).map_err(store_error)?,
+            created_at: time(created)?,
+            updated_at: time(updated)?,
+        })
+    })();
+    Ok(parsed)
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn load(&self, id: &RoomId) -> Result<Option<Room>, StoreError> {
+        let id = id.as_str().to_owned();
+        let row = self
+            .with(move |db| {
+                db.query_row(&format!("SELECT {COLUMNS} FROM rooms WHERE room_id = ?1"), [id], read_row)
+                    .optional()
+                    .map_err(store_error)
+            })
+            .await?;
+        row.map(|parsed| parsed.and_then(Room::try_from)).transpose()
+    }
+
+    async fn create(&self, room: &Room) -> Result<bool, StoreError> {
+        let values = row_values(&RoomRow::from(room))?;
+        self.with(move |db| {
+            let sql = format!("INSERT OR IGNORE INTO rooms ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+            let params: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
+            Ok(db.execute(&sql, params.as_slice()).map_err(store_error)? == 1)
+        })
+        .await
+    }
+
+    async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError> {
+        let values = row_values(&RoomRow::from(room))?;
+        self.with(move |db| {
+            // Every column but the id and the creation time; the WHERE clause is the compare-and-swap.
+            let sql = "UPDATE rooms SET game = ?2, config = ?3, moves = ?4, version = ?5, game_number = ?6, \
+                resigned = ?7, seat1_name = ?8, seat1_token_hash = ?9, seat2_name = ?10, seat2_token_hash = ?11, \
+                updated_at = ?13 WHERE room_id = ?1 AND version = ?14";
+            // ?12 (created_at) is bound but unused: the same 13 values serve both statements.
+            let mut params: Vec<&dyn rusqlite::ToSql> =
+                values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
+            params.push(&expected);
+            Ok(db.execute(sql, params.as_slice()).map_err(store_error)? == 1)
+        })
+        .await
+    }
+
+    async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {
+        let cutoff = time_text(cutoff);
+        self.with(move |db| {
+            Ok(db.execute("DELETE FROM rooms WHERE updated_at < ?1", params![cutoff]).map_err(store_error)? as u64)
+        })
+        .await
+    }
+}
