@@ -3,6 +3,7 @@
 //! local server (`tabula serve`).
 
 mod body;
+pub mod function;
 pub mod config;
 pub mod error;
 pub mod ratelimit;

@@ -1,0 +1,113 @@
+//! The API served over real HTTP on a loopback port, and a small client for it.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tabula_api::ratelimit::RateLimiter;
+use tabula_api::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
+use tabula_api::{router, AppState};
+
+use crate::services::supabase;
+
+pub const CRON_SECRET: &str = "test-cron-secret";
+
+/// Which store a test runs against.
+#[derive(Clone, Copy, Debug)]
+pub enum Backend {
+    Sqlite,
+    Postgrest,
+}
+
+impl Backend {
+    pub fn store(self) -> Arc<dyn Store> {
+        match self {
+            Backend::Sqlite => Arc::new(SqliteStore::in_memory().expect("in-memory SQLite")),
+            Backend::Postgrest => {
+                let supabase = supabase();
+                Arc::new(PostgrestStore::new(&supabase.rest_url, SupabaseKey::parse(&supabase.jwt("service_role"))))
+            }
+        }
+    }
+}
+
+/// A room id no other test uses (the PostgREST database is shared by all tests).
+pub fn room_id() -> String {
+    format!("t{:016x}", rand::random::<u64>())
+}
+
+pub struct TestApi {
+    pub base: String,
+    pub store: Arc<dyn Store>,
+    pub http: reqwest::Client,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+    pub raw: String,
+}
+
+impl Reply {
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+}
+
+impl TestApi {
+    pub async fn start(backend: Backend) -> TestApi {
+        Self::start_with(backend.store(), None).await
+    }
+
+    pub async fn start_with(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>) -> TestApi {
+        tabula_api::function::init_logging();
+        let state = AppState { store: store.clone(), limiter, cron_secret: Some(CRON_SECRET.into()) };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        TestApi { base, store, http: reqwest::Client::new() }
+    }
+
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> Reply {
+        let response = request.send().await.expect("the API answers");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let raw = response.text().await.unwrap();
+        let body = if raw.is_empty() { Value::Null } else { serde_json::from_str(&raw).unwrap_or(Value::String(raw.clone())) };
+        Reply { status, headers, body, raw }
+    }
+
+    pub fn url(&self) -> String {
+        format!("{}/api/game", self.base)
+    }
+
+    pub async fn get(&self, room: &str) -> Reply {
+        self.send(self.http.get(self.url()).query(&[("roomId", room)])).await
+    }
+
+    pub async fn post(&self, body: Value) -> Reply {
+        self.send(self.http.post(self.url()).json(&body)).await
+    }
+
+    pub async fn put(&self, body: Value) -> Reply {
+        self.send(self.http.put(self.url()).json(&body)).await
+    }
+
+    /// Creates a room with both seats taken; returns the tokens of seat 1 and seat 2.
+    pub async fn seated_room(&self, room: &str) -> [String; 2] {
+        let mut tokens = Vec::new();
+        for (seat, name) in [(1, "Ann"), (2, "Bo")] {
+            let reply = self.post(json!({"roomId": room, "seat": seat, "name": name})).await;
+            assert_eq!(reply.status, 200, "{}", reply.raw);
+            tokens.push(reply.body["token"].as_str().expect("a token for the claimed seat").to_owned());
+        }
+        tokens.try_into().unwrap()
+    }
+
+    pub async fn play(&self, room: &str, token: &str, version: i64, mv: Value) -> Reply {
+        self.put(json!({"roomId": room, "token": token, "version": version, "move": mv})).await
+    }
+}

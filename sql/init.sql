@@ -1,0 +1,89 @@
+-- Tabula: the database behind /api/game on Supabase (PostgreSQL behind PostgREST).
+-- Idempotent: run it again after every update (Supabase: SQL editor, or psql -v ON_ERROR_STOP=1 -f).
+--
+-- Only the API functions, with the secret (service_role) key, read or write rooms. Row level security
+-- is on with no policy, and the anon/authenticated roles hold no privileges: the public key can
+-- neither read seat token hashes nor write anything.
+
+begin;
+
+create table if not exists public.rooms (
+    room_id          text primary key check (room_id ~ '^[A-Za-z0-9_-]{1,20}$'),
+    game             text not null check (game ~ '^[a-z][a-z0-9_]{0,31}$'),
+    config           jsonb not null default '{}'::jsonb check (jsonb_typeof(config) = 'object'),
+    -- The current game's moves; the state is always rebuilt from them by the rule engine.
+    moves            jsonb not null default '[]'::jsonb check (jsonb_typeof(moves) = 'array'),
+    -- +1 for every change; writes are compare-and-swap on it (PATCH ...?version=eq.N).
+    version          bigint not null default 0 check (version >= 0),
+    game_number      bigint not null default 0 check (game_number >= 0),
+    resigned         smallint check (resigned in (1, 2)),
+    seat1_name       text check (char_length(seat1_name) <= 24),
+    seat1_token_hash text check (seat1_token_hash ~ '^[0-9a-f]{64}$'),
+    seat2_name       text check (char_length(seat2_name) <= 24),
+    seat2_token_hash text check (seat2_token_hash ~ '^[0-9a-f]{64}$'),
+    created_at       timestamptz not null default now(),
+    updated_at       timestamptz not null default now()
+);
+
+-- The idle-room cleanup scans by last activity.
+create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
+
+alter table public.rooms enable row level security;
+
+-- Supabase grants every new table to anon and authenticated by default; take that back.
+do $$
+declare
+    client_role text;
+begin
+    foreach client_role in array array['anon', 'authenticated'] loop
+        if exists (select from pg_roles where rolname = client_role) then
+            execute format('revoke all on table public.rooms from %I', client_role);
+        end if;
+    end loop;
+    if exists (select from pg_roles where rolname = 'service_role') then
+        grant select, insert, update, delete on table public.rooms to service_role;
+    end if;
+end
+$$;
+
+-- The original public version kept boards in public.games (room_id, board, territory, current_player,
+-- winner, last_move_pos, updated_at), writable by anyone holding the anon key. Its rooms have no move
+-- list, so they cannot be replayed into rooms; keep the rows, and close the table to clients.
+do $$
+declare
+    policy record;
+    client_role text;
+begin
+    if to_regclass('public.games') is null then
+        return;
+    end if;
+    alter table public.games enable row level security;
+    for policy in select policyname from pg_policies where schemaname = 'public' and tablename = 'games' loop
+        execute format('drop policy %I on public.games', policy.policyname);
+    end loop;
+    foreach client_role in array array['anon', 'authenticated'] loop
+        if exists (select from pg_roles where rolname = client_role) then
+            execute format('revoke all on table public.games from %I', client_role);
+        end if;
+    end loop;
+    comment on table public.games is 'Superseded by public.rooms (Tabula); closed to clients, kept for reference.';
+end
+$$;
+
+-- The API calls no SQL function; none in this schema is callable by clients.
+do $$
+declare
+    client_role text;
+begin
+    revoke execute on all functions in schema public from public;
+    alter default privileges in schema public revoke execute on functions from public;
+    foreach client_role in array array['anon', 'authenticated'] loop
+        if exists (select from pg_roles where rolname = client_role) then
+            execute format('revoke execute on all functions in schema public from %I', client_role);
+            execute format('alter default privileges in schema public revoke execute on functions from %I', client_role);
+        end if;
+    end loop;
+end
+$$;
+
+commit;
