@@ -32,11 +32,12 @@ fn var(name: &str) -> Option<String> {
 /// The store named by the environment: PostgREST when `SUPABASE_URL` (or `SUPABASE_REST_URL`) is
 /// set, else SQLite in the local data file.
 pub fn store_from_env(deployment: &Deployment) -> Result<Arc<dyn Store>, ConfigError> {
-    let rest_url = var("SUPABASE_REST_URL").or_else(|| var("SUPABASE_URL").map(|url| format!("{}/rest/v1", url.trim_end_matches('/'))));
+    let rest_url = var("SUPABASE_REST_URL")
+        .or_else(|| var("SUPABASE_URL").map(|url| format!("{}/rest/v1", url.trim_end_matches('/'))));
     if let Some(rest_url) = rest_url {
-        let key = var("SUPABASE_SECRET_KEY")
-            .or_else(|| var("SUPABASE_SERVICE_ROLE_KEY"))
-            .ok_or_else(|| ConfigError("SUPABASE_URL is set but neither SUPABASE_SECRET_KEY nor SUPABASE_SERVICE_ROLE_KEY".into()))?;
+        let key = var("SUPABASE_SECRET_KEY").or_else(|| var("SUPABASE_SERVICE_ROLE_KEY")).ok_or_else(|| {
+            ConfigError("SUPABASE_URL is set but neither SUPABASE_SECRET_KEY nor SUPABASE_SERVICE_ROLE_KEY".into())
+        })?;
         return Ok(Arc::new(PostgrestStore::new(&rest_url, SupabaseKey::parse(&key))));
     }
     match deployment {
@@ -44,7 +45,8 @@ pub fn store_from_env(deployment: &Deployment) -> Result<Arc<dyn Store>, ConfigE
             "the deployed API needs SUPABASE_URL and SUPABASE_SECRET_KEY (a function's disk does not last)".into(),
         )),
         Deployment::Local { data_file } => {
-            let store = SqliteStore::open(data_file).map_err(|e| ConfigError(format!("{}: {e}", data_file.display())))?;
+            let store =
+                SqliteStore::open(data_file).map_err(|e| ConfigError(format!("{}: {e}", data_file.display())))?;
             Ok(Arc::new(store))
         }
     }
@@ -54,7 +56,10 @@ pub fn store_from_env(deployment: &Deployment) -> Result<Arc<dyn Store>, ConfigE
 /// deployed, nothing can be shared between function instances, so an in-process limiter per instance.
 pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLimiter>>, ConfigError> {
     let configured = var("RATE_LIMIT_PER_MINUTE")
-        .map(|v| v.parse::<NonZeroU32>().map_err(|_| ConfigError(format!("RATE_LIMIT_PER_MINUTE={v:?} is not a positive integer"))))
+        .map(|v| {
+            v.parse::<NonZeroU32>()
+                .map_err(|_| ConfigError(format!("RATE_LIMIT_PER_MINUTE={v:?} is not a positive integer")))
+        })
         .transpose()?;
     let limit = match (configured, deployment) {
         (Some(limit), _) => limit,

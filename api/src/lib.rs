@@ -3,9 +3,9 @@
 //! local server (`tabula serve`).
 
 mod body;
-pub mod function;
 pub mod config;
 pub mod error;
+pub mod function;
 pub mod ratelimit;
 pub mod room;
 mod routes;

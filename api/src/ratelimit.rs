@@ -122,13 +122,16 @@ impl RedisLimiter {
     }
 
     async fn remaining(&self, key: &str, now: u64) -> Result<i64, String> {
-        let connection = tokio::time::timeout(self.timeout, self.connection.get_or_try_init(|| {
-            let config = redis::aio::ConnectionManagerConfig::new()
-                .set_connection_timeout(Some(self.timeout))
-                .set_response_timeout(Some(self.timeout))
-                .set_number_of_retries(1);
-            redis::aio::ConnectionManager::new_with_config(self.client.clone(), config)
-        }))
+        let connection = tokio::time::timeout(
+            self.timeout,
+            self.connection.get_or_try_init(|| {
+                let config = redis::aio::ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(self.timeout))
+                    .set_response_timeout(Some(self.timeout))
+                    .set_number_of_retries(1);
+                redis::aio::ConnectionManager::new_with_config(self.client.clone(), config)
+            }),
+        )
         .await
         .map_err(|_| "connecting timed out".to_owned())?
         .map_err(|e| e.to_string())?;
@@ -154,7 +157,9 @@ impl RateLimiter for RedisLimiter {
         let now = now_ms();
         let reset_ms = (now / self.window_ms + 1) * self.window_ms;
         match self.remaining(key, now).await {
-            Ok(remaining) => Decision { allowed: remaining >= 0, limit: self.limit, remaining: remaining.max(0) as u64, reset_ms },
+            Ok(remaining) => {
+                Decision { allowed: remaining >= 0, limit: self.limit, remaining: remaining.max(0) as u64, reset_ms }
+            }
             Err(error) => {
                 // A limiter outage must not take the game down: allow, and say so in the log.
                 tracing::warn!(%error, "rate limiter unavailable; request allowed");
@@ -177,7 +182,8 @@ pub struct LocalLimiter {
 
 impl LocalLimiter {
     pub fn per_minute(limit: NonZeroU32) -> LocalLimiter {
-        let limiter = DefaultKeyedRateLimiter::keyed(Quota::per_minute(limit)).with_middleware::<StateInformationMiddleware>();
+        let limiter =
+            DefaultKeyedRateLimiter::keyed(Quota::per_minute(limit)).with_middleware::<StateInformationMiddleware>();
         LocalLimiter { limiter, limit: limit.get() as u64 }
     }
 }
@@ -194,7 +200,8 @@ impl RateLimiter for LocalLimiter {
                 reset_ms: now + 60_000 / self.limit.max(1),
             },
             Err(not_until) => {
-                let wait = not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
+                let wait =
+                    not_until.wait_time_from(governor::clock::Clock::now(&governor::clock::DefaultClock::default()));
                 Decision { allowed: false, limit: self.limit, remaining: 0, reset_ms: now + wait.as_millis() as u64 }
             }
         }

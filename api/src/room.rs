@@ -20,9 +20,7 @@ impl RoomId {
         let id = raw.trim();
         let valid_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
         if id.is_empty() || id.len() > 20 || !id.chars().all(valid_char) {
-            return Err(ApiError::BadRequest(
-                "roomId must be 1 to 20 letters, digits, '-' or '_'".into(),
-            ));
+            return Err(ApiError::BadRequest("roomId must be 1 to 20 letters, digits, '-' or '_'".into()));
         }
         Ok(RoomId(id.to_owned()))
     }
@@ -99,9 +97,10 @@ impl Room {
 
     /// Replays the stored moves. A stored room that does not replay is corrupt: an internal error.
     pub fn load(self) -> Result<LoadedRoom, ApiError> {
-        let game = self.game.replay(&self.config, &self.moves).map_err(|e| {
-            ApiError::internal(format!("room {} does not replay: {e}", self.id.as_str()))
-        })?;
+        let game = self
+            .game
+            .replay(&self.config, &self.moves)
+            .map_err(|e| ApiError::internal(format!("room {} does not replay: {e}", self.id.as_str())))?;
         Ok(LoadedRoom { room: self, game })
     }
 

@@ -69,9 +69,11 @@ fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
 }
 
 fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
-    headers.get_all(header::IF_NONE_MATCH).iter().filter_map(|v| v.to_str().ok()).any(|list| {
-        list.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag)
-    })
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|list| list.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag))
 }
 
 async fn get_room(
@@ -84,7 +86,9 @@ async fn get_room(
     let room = load(app.store.as_ref(), &id).await?;
     if etag_matches(&headers, &room.room.etag()) {
         let mut response = StatusCode::NOT_MODIFIED.into_response();
-        response.headers_mut().insert(header::ETAG, HeaderValue::from_str(&room.room.etag()).map_err(ApiError::internal)?);
+        response
+            .headers_mut()
+            .insert(header::ETAG, HeaderValue::from_str(&room.room.etag()).map_err(ApiError::internal)?);
         return Ok(response);
     }
     Ok(with_etag(&room, StatusCode::OK, room.view()))
@@ -111,7 +115,10 @@ fn display_name(name: Option<String>) -> Result<Option<String>, ApiError> {
 }
 
 /// Creates the room if needed (idempotent, race-safe), then claims a seat or re-attaches a token.
-async fn post_room(State(app): State<AppState>, JsonBody(request): JsonBody<JoinRequest>) -> Result<Response, ApiError> {
+async fn post_room(
+    State(app): State<AppState>,
+    JsonBody(request): JsonBody<JoinRequest>,
+) -> Result<Response, ApiError> {
     let id = RoomId::parse(&request.room_id)?;
     let kind = match request.game.as_deref() {
         None => GameKind::Popucom,
@@ -139,7 +146,11 @@ async fn post_room(State(app): State<AppState>, JsonBody(request): JsonBody<Join
     if let Some(token) = request.token {
         let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
         let loaded = room.load()?;
-        return Ok(with_etag(&loaded, StatusCode::OK, json!({"room": loaded.view(), "seat": seat.number(), "token": token})));
+        return Ok(with_etag(
+            &loaded,
+            StatusCode::OK,
+            json!({"room": loaded.view(), "seat": seat.number(), "token": token}),
+        ));
     }
     let Some(seat) = request.seat else {
         let loaded = room.load()?;

@@ -76,7 +76,8 @@ impl TestApi {
         let status = response.status();
         let headers = response.headers().clone();
         let raw = response.text().await.unwrap();
-        let body = if raw.is_empty() { Value::Null } else { serde_json::from_str(&raw).unwrap_or(Value::String(raw.clone())) };
+        let body =
+            if raw.is_empty() { Value::Null } else { serde_json::from_str(&raw).unwrap_or(Value::String(raw.clone())) };
         Reply { status, headers, body, raw }
     }
 

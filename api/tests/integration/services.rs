@@ -59,7 +59,10 @@ fn postgres_account() -> Option<(u32, u32)> {
             return None;
         }
         let entry = libc::getpwnam(c"postgres".as_ptr());
-        assert!(!entry.is_null(), "running as root, but there is no `postgres` account to run PostgreSQL as; {INSTALL_HINT}");
+        assert!(
+            !entry.is_null(),
+            "running as root, but there is no `postgres` account to run PostgreSQL as; {INSTALL_HINT}"
+        );
         Some(((*entry).pw_uid, (*entry).pw_gid))
     }
 }
@@ -111,9 +114,12 @@ pub struct Postgres {
 impl Postgres {
     fn psql_command(&self, database: &str) -> Command {
         let mut command = Command::new(self.bindir.join("psql"));
-        command
-            .args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", "postgres"])
-            .args(["-p", &self.port.to_string(), "-d", database]);
+        command.args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", "postgres"]).args([
+            "-p",
+            &self.port.to_string(),
+            "-d",
+            database,
+        ]);
         command
     }
 

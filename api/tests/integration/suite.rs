@@ -84,10 +84,13 @@ pub async fn seats_tokens_and_idempotent_creation(backend: Backend) {
     assert_eq!(room_view["roomId"], room.as_str());
     assert_eq!(room_view["game"], "popucom");
     assert_eq!(room_view["state"]["to_move"], 1);
-    assert_eq!(room_view["seats"], json!([
-        {"seat": 1, "colour": 1, "taken": false, "name": null},
-        {"seat": 2, "colour": 2, "taken": false, "name": null}
-    ]));
+    assert_eq!(
+        room_view["seats"],
+        json!([
+            {"seat": 1, "colour": 1, "taken": false, "name": null},
+            {"seat": 2, "colour": 2, "taken": false, "name": null}
+        ])
+    );
     let again = api.post(json!({"roomId": format!("  {room} ")})).await;
     assert_eq!(again.body["room"], *room_view, "a second create changes nothing (ids are trimmed)");
 
@@ -162,7 +165,8 @@ pub async fn racing_moves_one_wins_one_conflicts(backend: Backend) {
         tokio::join!(api.post(json!({"roomId": room, "seat": 1})), api.post(json!({"roomId": room, "seat": 2})));
     assert_eq!((one.status.as_u16(), two.status.as_u16()), (200, 200), "{} / {}", one.raw, two.raw);
     let room = room_id();
-    let (x, y) = tokio::join!(api.post(json!({"roomId": room, "seat": 1})), api.post(json!({"roomId": room, "seat": 1})));
+    let (x, y) =
+        tokio::join!(api.post(json!({"roomId": room, "seat": 1})), api.post(json!({"roomId": room, "seat": 1})));
     let mut statuses = [x.status.as_u16(), y.status.as_u16()];
     statuses.sort();
     assert_eq!(statuses, [200, 409]);
@@ -197,7 +201,11 @@ pub async fn concurrent_games_never_lose_a_move(backend: Backend) {
         let stored = api.store.load(&tabula_api::room::RoomId::parse(&room).unwrap()).await.unwrap().unwrap();
         let view = api.get(&room).await.body;
         assert_eq!(view["state"], engine_view(&stored.moves), "{room}: state equals a replay of the stored moves");
-        assert_eq!(stored.version as usize, 2 + stored.moves.len(), "{room}: two seat claims, then one version per move");
+        assert_eq!(
+            stored.version as usize,
+            2 + stored.moves.len(),
+            "{room}: two seat claims, then one version per move"
+        );
     }
 }
 
@@ -211,30 +219,145 @@ pub async fn bad_requests_change_nothing(backend: Backend) {
         ("malformed JSON", api.http.put(api.url()).body("{\"roomId\": "), 400, "bad_request"),
         ("invalid UTF-8", api.http.put(api.url()).body(vec![b'{', 0xff, 0xfe, b'}']), 400, "bad_request"),
         ("not an object", api.http.put(api.url()).json(&json!([1, 2])), 400, "bad_request"),
-        ("missing token", api.http.put(api.url()).json(&json!({"roomId": room, "version": v, "move": [0, 0]})), 400, "bad_request"),
-        ("missing version", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "move": [0, 0]})), 400, "bad_request"),
-        ("missing move", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v})), 400, "bad_request"),
-        ("version as string", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": "2", "move": [0, 0]})), 400, "bad_request"),
-        ("negative version", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": -1, "move": [0, 0]})), 400, "bad_request"),
-        ("huge version", api.http.put(api.url()).body(format!("{{\"roomId\":\"{room}\",\"token\":\"{red}\",\"version\":1e400,\"move\":[0,0]}}")), 400, "bad_request"),
-        ("negative cell", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v, "move": {"row": -1, "col": 0}})), 400, "bad_request"),
-        ("huge cell", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v, "move": {"row": 100000, "col": 0}})), 400, "bad_request"),
-        ("move of the wrong shape", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v, "move": "e4"})), 400, "bad_request"),
-        ("unknown action", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v, "action": "undo"})), 400, "bad_request"),
-        ("room id too long", api.http.put(api.url()).json(&json!({"roomId": "a".repeat(21), "token": red, "version": v, "move": [0, 0]})), 400, "bad_request"),
+        (
+            "missing token",
+            api.http.put(api.url()).json(&json!({"roomId": room, "version": v, "move": [0, 0]})),
+            400,
+            "bad_request",
+        ),
+        (
+            "missing version",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "move": [0, 0]})),
+            400,
+            "bad_request",
+        ),
+        (
+            "missing move",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v})),
+            400,
+            "bad_request",
+        ),
+        (
+            "version as string",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": "2", "move": [0, 0]})),
+            400,
+            "bad_request",
+        ),
+        (
+            "negative version",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": -1, "move": [0, 0]})),
+            400,
+            "bad_request",
+        ),
+        (
+            "huge version",
+            api.http
+                .put(api.url())
+                .body(format!("{{\"roomId\":\"{room}\",\"token\":\"{red}\",\"version\":1e400,\"move\":[0,0]}}")),
+            400,
+            "bad_request",
+        ),
+        (
+            "negative cell",
+            api.http
+                .put(api.url())
+                .json(&json!({"roomId": room, "token": red, "version": v, "move": {"row": -1, "col": 0}})),
+            400,
+            "bad_request",
+        ),
+        (
+            "huge cell",
+            api.http
+                .put(api.url())
+                .json(&json!({"roomId": room, "token": red, "version": v, "move": {"row": 100000, "col": 0}})),
+            400,
+            "bad_request",
+        ),
+        (
+            "move of the wrong shape",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v, "move": "e4"})),
+            400,
+            "bad_request",
+        ),
+        (
+            "unknown action",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v, "action": "undo"})),
+            400,
+            "bad_request",
+        ),
+        (
+            "room id too long",
+            api.http
+                .put(api.url())
+                .json(&json!({"roomId": "a".repeat(21), "token": red, "version": v, "move": [0, 0]})),
+            400,
+            "bad_request",
+        ),
         ("room id with a space", api.http.get(api.url()).query(&[("roomId", "a b")]), 400, "bad_request"),
         ("no room id", api.http.get(api.url()), 400, "bad_request"),
-        ("unknown game", api.http.post(api.url()).json(&json!({"roomId": room_id(), "game": "checkers"})), 400, "bad_request"),
-        ("bad config", api.http.post(api.url()).json(&json!({"roomId": room_id(), "config": {"size": 7}})), 400, "bad_request"),
+        (
+            "unknown game",
+            api.http.post(api.url()).json(&json!({"roomId": room_id(), "game": "checkers"})),
+            400,
+            "bad_request",
+        ),
+        (
+            "bad config",
+            api.http.post(api.url()).json(&json!({"roomId": room_id(), "config": {"size": 7}})),
+            400,
+            "bad_request",
+        ),
         ("seat 3", api.http.post(api.url()).json(&json!({"roomId": room, "seat": 3})), 400, "bad_request"),
-        ("name too long", api.http.post(api.url()).json(&json!({"roomId": room_id(), "seat": 1, "name": "n".repeat(25)})), 400, "bad_request"),
-        ("oversize body", api.http.put(api.url()).body(format!("{{\"pad\": \"{}\"}}", "x".repeat(70 * 1024))), 413, "payload_too_large"),
-        ("unknown room", api.http.put(api.url()).json(&json!({"roomId": room_id(), "token": red, "version": v, "move": [0, 0]})), 404, "room_not_found"),
-        ("foreign token", api.http.put(api.url()).json(&json!({"roomId": room, "token": "x", "version": v, "move": [0, 0]})), 403, "not_a_player"),
-        ("stale version", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v - 1, "move": [0, 0]})), 409, "version_conflict"),
-        ("future version", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v + 5, "move": [0, 0]})), 409, "version_conflict"),
-        ("not your turn", api.http.put(api.url()).json(&json!({"roomId": room, "token": blue, "version": v, "move": [0, 0]})), 422, "illegal_move"),
-        ("off the board", api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v, "move": {"row": 9, "col": 0}})), 422, "illegal_move"),
+        (
+            "name too long",
+            api.http.post(api.url()).json(&json!({"roomId": room_id(), "seat": 1, "name": "n".repeat(25)})),
+            400,
+            "bad_request",
+        ),
+        (
+            "oversize body",
+            api.http.put(api.url()).body(format!("{{\"pad\": \"{}\"}}", "x".repeat(70 * 1024))),
+            413,
+            "payload_too_large",
+        ),
+        (
+            "unknown room",
+            api.http.put(api.url()).json(&json!({"roomId": room_id(), "token": red, "version": v, "move": [0, 0]})),
+            404,
+            "room_not_found",
+        ),
+        (
+            "foreign token",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": "x", "version": v, "move": [0, 0]})),
+            403,
+            "not_a_player",
+        ),
+        (
+            "stale version",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v - 1, "move": [0, 0]})),
+            409,
+            "version_conflict",
+        ),
+        (
+            "future version",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": red, "version": v + 5, "move": [0, 0]})),
+            409,
+            "version_conflict",
+        ),
+        (
+            "not your turn",
+            api.http.put(api.url()).json(&json!({"roomId": room, "token": blue, "version": v, "move": [0, 0]})),
+            422,
+            "illegal_move",
+        ),
+        (
+            "off the board",
+            api.http
+                .put(api.url())
+                .json(&json!({"roomId": room, "token": red, "version": v, "move": {"row": 9, "col": 0}})),
+            422,
+            "illegal_move",
+        ),
         ("wrong method", api.http.delete(api.url()), 405, "method_not_allowed"),
     ];
     for (what, request, status, code) in cases {

@@ -1,0 +1,141 @@
+//! The SQL scripts on a real PostgreSQL, and what the public (anon) key can do through PostgREST.
+
+use serde_json::json;
+
+use crate::client::{room_id, Backend, TestApi};
+use crate::services::{repo_root, supabase};
+
+/// With the anon or authenticated role, PostgREST must neither show room rows (token hashes) nor
+/// accept any write, nor call any function.
+#[tokio::test]
+async fn the_public_key_can_neither_read_nor_write_rooms() {
+    let supabase = supabase();
+    let api = TestApi::start(Backend::Postgrest).await;
+    let room = room_id();
+    api.seated_room(&room).await;
+    let http = reqwest::Client::new();
+    let rooms = format!("{}/rooms", supabase.rest_url);
+    let row = json!({"room_id": room_id(), "game": "popucom"});
+    for (who, bearer) in
+        [("no key", None), ("anon", Some(supabase.jwt("anon"))), ("authenticated", Some(supabase.jwt("authenticated")))]
+    {
+        let with_key = |request: reqwest::RequestBuilder| match &bearer {
+            Some(jwt) => request.bearer_auth(jwt),
+            None => request,
+        };
+        let requests = [
+            ("read", with_key(http.get(&rooms).query(&[("room_id", format!("eq.{room}"))]))),
+            ("insert", with_key(http.post(&rooms).json(&row))),
+            (
+                "update",
+                with_key(http.patch(&rooms).query(&[("room_id", format!("eq.{room}"))]).json(&json!({"version": 99}))),
+            ),
+            ("delete", with_key(http.delete(&rooms).query(&[("room_id", format!("eq.{room}"))]))),
+            ("call a function", with_key(http.post(format!("{}/rpc/now", supabase.rest_url)).json(&json!({})))),
+        ];
+        for (what, request) in requests {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            let body = response.text().await.unwrap();
+            assert!(matches!(status, 401 | 403 | 404), "{who} may {what}: {status} {body}");
+            assert!(!body.contains("token_hash"), "{who} saw seat hashes: {body}");
+        }
+    }
+    let after = api.get(&room).await.body;
+    assert_eq!(after["version"], 2, "nothing the public key sent changed the room");
+}
+
+#[test]
+fn init_sql_is_idempotent_and_closes_the_original_games_table() {
+    let postgres = &supabase().postgres;
+    let database = format!("migrate_{:08x}", rand::random::<u32>());
+    postgres.sql("postgres", &format!("create database {database}")).unwrap();
+    // The original public version's table, open to anyone with the anon key.
+    postgres
+        .sql(
+            &database,
+            "create table public.games (room_id text primary key, board jsonb, territory jsonb, \
+             current_player int, winner int, last_move_pos jsonb, updated_at timestamptz default now());
+             alter table public.games enable row level security;
+             create policy \"Enable all access\" on public.games for all using (true) with check (true);
+             grant all on public.games to anon, authenticated;
+             insert into public.games (room_id, current_player) values ('old-room', 1);",
+        )
+        .unwrap();
+    assert_eq!(
+        postgres.sql(&database, "set role anon; select count(*) from public.games").unwrap(),
+        "1",
+        "open before"
+    );
+
+    let init = repo_root().join("sql/init.sql");
+    postgres.sql_file(&database, &init).expect("init.sql on a project with the original table");
+    postgres.sql_file(&database, &init).expect("init.sql a second time");
+
+    assert_eq!(postgres.sql(&database, "select count(*) from public.games").unwrap(), "1", "old rows are kept");
+    for role in ["anon", "authenticated"] {
+        for statement in [
+            "select count(*) from public.games",
+            "insert into public.games (room_id) values ('x')",
+            "select count(*) from public.rooms",
+            "insert into public.rooms (room_id, game) values ('x', 'popucom')",
+        ] {
+            let result = postgres.sql(&database, &format!("set role {role}; {statement}"));
+            assert!(result.is_err(), "{role} may run {statement:?}: {result:?}");
+        }
+    }
+    let policies =
+        postgres.sql(&database, "select count(*) from pg_policies where tablename in ('games', 'rooms')").unwrap();
+    assert_eq!(policies, "0", "no policy opens either table");
+    let rls = postgres
+        .sql(&database, "select bool_and(relrowsecurity) from pg_class where relname in ('games', 'rooms')")
+        .unwrap();
+    assert_eq!(rls, "t");
+    // The functions' role still works, and the constraints hold.
+    postgres
+        .sql(&database, "set role service_role; insert into public.rooms (room_id, game) values ('ok-room', 'popucom')")
+        .unwrap();
+    assert!(postgres
+        .sql(&database, "insert into public.rooms (room_id, game) values ('bad room!', 'popucom')")
+        .is_err());
+    assert!(postgres
+        .sql(&database, "insert into public.rooms (room_id, game, moves) values ('r2', 'popucom', '{}')")
+        .is_err());
+    assert!(postgres.sql(&database, "update public.rooms set version = -1").is_err());
+    let index =
+        postgres.sql(&database, "select count(*) from pg_indexes where indexname = 'rooms_updated_at_idx'").unwrap();
+    assert_eq!(index, "1");
+    postgres.sql("postgres", &format!("drop database {database} with (force)")).unwrap();
+}
+
+#[test]
+fn cron_cleanup_schedules_one_daily_job_that_deletes_idle_rooms() {
+    let postgres = &supabase().postgres;
+    let script = repo_root().join("sql/cron-cleanup.sql");
+    postgres.sql_file("postgres", &script).expect("cron-cleanup.sql");
+    postgres.sql_file("postgres", &script).expect("cron-cleanup.sql a second time");
+    let jobs = postgres
+        .sql("postgres", "select schedule || ' | ' || command from cron.job where jobname = 'tabula-delete-idle-rooms'")
+        .unwrap();
+    let lines: Vec<&str> = jobs.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one job after two runs: {jobs}");
+    let (schedule, command) = lines[0].split_once(" | ").unwrap();
+    let fields: Vec<&str> = schedule.split_whitespace().collect();
+    assert_eq!(fields[2..], ["*", "*", "*"], "daily: {schedule}");
+
+    let (idle, active) = (room_id(), room_id());
+    postgres
+        .sql(
+            "postgres",
+            &format!(
+                "insert into public.rooms (room_id, game, updated_at) values
+                 ('{idle}', 'popucom', now() - interval '49 hours'), ('{active}', 'popucom', now() - interval '47 hours')"
+            ),
+        )
+        .unwrap();
+    postgres.sql("postgres", command).expect("the job's command runs");
+    let left = postgres
+        .sql("postgres", &format!("select room_id from public.rooms where room_id in ('{idle}', '{active}')"))
+        .unwrap();
+    assert_eq!(left, active, "only the room idle for over 48 hours is gone");
+}

@@ -1,0 +1,73 @@
+//! The compiled Vercel function binary (`api/game.rs`) answering over HTTP: outside Vercel,
+//! `vercel_runtime` serves plain HTTP on 127.0.0.1:$VERCEL_DEV_PORT. Configured only through the
+//! environment, as on Vercel, against PostgREST and Redis.
+
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::client::room_id;
+use crate::services::{free_port, redis_url, supabase};
+
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn the_game_function_binary_serves_the_api() {
+    let supabase = supabase();
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_game"))
+        .env_clear()
+        .env("VERCEL_DEV_PORT", port.to_string())
+        .env("SUPABASE_REST_URL", &supabase.rest_url)
+        .env("SUPABASE_SERVICE_ROLE_KEY", supabase.jwt("service_role"))
+        .env("REDIS_URL", redis_url())
+        .env("CRON_SECRET", "function-secret")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the game function binary starts");
+    let _child = KillOnDrop(child);
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(20), "the function never listened on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let http = reqwest::Client::new();
+    let url = format!("http://127.0.0.1:{port}/api/game");
+    let room = room_id();
+    let created = http.post(&url).json(&json!({"roomId": room, "seat": 1})).send().await.unwrap();
+    assert_eq!(created.status(), 200);
+    assert_eq!(created.headers()["x-ratelimit-limit"], "200", "deployed functions always rate-limit");
+    let created: serde_json::Value = created.json().await.unwrap();
+    let token = created["token"].as_str().unwrap();
+    let version = created["room"]["version"].as_i64().unwrap();
+    let moved = http
+        .put(&url)
+        .json(&json!({"roomId": room, "token": token, "version": version, "move": {"row": 2, "col": 3}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), 200);
+    let fetched: serde_json::Value =
+        http.get(&url).query(&[("roomId", &room)]).send().await.unwrap().json().await.unwrap();
+    assert_eq!(fetched["state"]["board"][2][3], 1);
+    assert_eq!(fetched["version"], version + 1);
+    let cron =
+        http.get(format!("http://127.0.0.1:{port}/api/cron")).bearer_auth("function-secret").send().await.unwrap();
+    assert_eq!(cron.status(), 200);
+    let refused = http
+        .put(&url)
+        .json(&json!({"roomId": room, "token": token, "version": version, "move": [0, 0]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 409);
+}

@@ -1,0 +1,82 @@
+//! The Redis sliding-window limiter against a real redis-server, directly and through the API.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use redis::AsyncCommands;
+use tabula_api::ratelimit::{RateLimiter, RedisLimiter};
+
+use crate::client::{Backend, TestApi};
+use crate::services::{free_port, redis_url};
+
+fn limiter(prefix: &str) -> RedisLimiter {
+    RedisLimiter::new(redis_url(), 200, Duration::from_secs(60)).unwrap().with_prefix(prefix)
+}
+
+#[tokio::test]
+async fn the_201st_request_in_a_minute_is_refused_through_the_api() {
+    let prefix = format!("test-{:x}", rand::random::<u64>());
+    let api = TestApi::start_with(Backend::Sqlite.store(), Some(Arc::new(limiter(&prefix)))).await;
+    let mut last = None;
+    for n in 1..=200 {
+        let reply = api
+            .send(
+                api.http
+                    .get(api.url())
+                    .query(&[("roomId", "nowhere")])
+                    .header("x-forwarded-for", "203.0.113.7, 10.0.0.1"),
+            )
+            .await;
+        assert_eq!(reply.status, 404, "request {n} is not limited");
+        assert_eq!(reply.headers["x-ratelimit-limit"], "200");
+        last = Some(reply);
+    }
+    assert_eq!(last.unwrap().headers["x-ratelimit-remaining"], "0");
+    let refused = api
+        .send(api.http.get(api.url()).query(&[("roomId", "nowhere")]).header("x-forwarded-for", "203.0.113.7"))
+        .await;
+    assert_eq!((refused.status.as_u16(), refused.code()), (429, "rate_limited"), "{}", refused.raw);
+    let retry_after: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry_after), "Retry-After {retry_after}");
+    assert_eq!(refused.headers["x-ratelimit-remaining"], "0");
+    assert!(refused.headers.contains_key("x-ratelimit-reset"));
+    // Another client is not affected.
+    let other = api
+        .send(api.http.get(api.url()).query(&[("roomId", "nowhere")]).header("x-forwarded-for", "198.51.100.1"))
+        .await;
+    assert_eq!(other.status, 404);
+}
+
+#[tokio::test]
+async fn window_keys_expire() {
+    let prefix = format!("test-{:x}", rand::random::<u64>());
+    let limiter = limiter(&prefix);
+    for _ in 0..3 {
+        assert!(limiter.check("198.51.100.9").await.allowed);
+    }
+    let mut redis = redis::Client::open(redis_url()).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let keys: Vec<String> = redis.keys(format!("{prefix}:*")).await.unwrap();
+    assert_eq!(keys.len(), 1, "one key for the current window: {keys:?}");
+    let ttl_ms: i64 = redis.pttl(&keys[0]).await.unwrap();
+    assert!(ttl_ms > 60_000 && ttl_ms <= 121_000, "the key expires after two windows and a second: {ttl_ms} ms");
+    let count: i64 = redis.get(&keys[0]).await.unwrap();
+    assert_eq!(count, 3);
+}
+
+#[tokio::test]
+async fn an_unreachable_redis_lets_requests_through_quickly() {
+    // Plain and TLS (Upstash's `rediss://`) URLs alike.
+    for scheme in ["redis", "rediss"] {
+        let nowhere = format!("{scheme}://127.0.0.1:{}", free_port());
+        let limiter = RedisLimiter::new(&nowhere, 1, Duration::from_secs(60)).unwrap();
+        let start = Instant::now();
+        for _ in 0..3 {
+            assert!(limiter.check("203.0.113.1").await.allowed, "fail open: the game stays up");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(8),
+            "{scheme}: each check gives up quickly: {:?}",
+            start.elapsed()
+        );
+    }
+}
