@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{any, get};
 use axum::{Json, Router};
 use chrono::{Duration, Utc};
 use serde::Deserialize;
@@ -39,6 +39,8 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/game", get(get_room).post(post_room).put(put_room))
         .route("/api/cron", get(cron))
+        // Unknown API paths answer in JSON and never fall through to the site.
+        .route("/api/{*path}", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state);

@@ -1,8 +1,9 @@
 //! The `tabula` command: one binary for the project's tools (replay reference games, benchmark the
-//! engines; serving the site and API locally joins later).
+//! engines, serve the site and the API on one machine).
 
 mod bench;
 mod replay;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -36,12 +37,27 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// Serve the API (/api/game) and the built site on one port.
+    Serve {
+        /// Address to listen on; 0.0.0.0 lets other devices on the network play.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        #[arg(long, default_value_t = 3000)]
+        port: u16,
+        /// The SQLite file rooms are kept in (created if missing), unless Supabase is configured.
+        #[arg(long, default_value = "tabula-rooms.db")]
+        data: std::path::PathBuf,
+        /// The built site (index.html and its assets).
+        #[arg(long, default_value = "site/dist")]
+        site: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
+        Command::Serve { host, port, data, site } => serve::run(serve::ServeOptions { host, port, data, site }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,23 +1,34 @@
 //! The project's dev tasks, so every machine (a developer's, CI's) runs the same steps:
-//! `cargo xtask test` installs what the tests need and runs every test the project has.
+//! `cargo xtask test` installs what the tests need and runs every test the project has;
+//! `cargo xtask run` builds and serves Tabula on this machine.
+
+mod services;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
-const USAGE: &str = "usage: cargo xtask test";
+const USAGE: &str = "usage: cargo xtask test | cargo xtask run [tabula serve options]";
 
 fn main() -> Result<()> {
-    let task = std::env::args().nth(1);
-    match task.as_deref() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
         Some("test") => test(),
+        Some("run") => run_locally(&args[1..]),
         _ => bail!("{USAGE}"),
     }
 }
 
+/// Builds Tabula in release mode and serves the site and the API on one port (`tabula serve`).
+fn run_locally(serve_args: &[String]) -> Result<()> {
+    let mut args = vec!["run", "--release", "--bin", "tabula", "--", "serve"];
+    args.extend(serve_args.iter().map(String::as_str));
+    run("cargo", &args)
+}
+
 /// Runs a command from the workspace root, echoing it; fails if it fails.
-fn run(program: &str, args: &[&str]) -> Result<()> {
+pub(crate) fn run(program: &str, args: &[&str]) -> Result<()> {
     eprintln!("xtask: {program} {}", args.join(" "));
     let status = Command::new(program)
         .args(args)
@@ -53,11 +64,12 @@ impl Tally {
 }
 
 /// Runs `cargo test ...`, passing its output through and adding its summaries to `tally`.
-fn cargo_test(args: &[&str], tally: &mut Tally) -> Result<()> {
+fn cargo_test(args: &[&str], envs: &[(&str, &std::ffi::OsStr)], tally: &mut Tally) -> Result<()> {
     eprintln!("xtask: cargo test {}", args.join(" "));
     let mut child = Command::new("cargo")
         .arg("test")
         .args(args)
+        .envs(envs.iter().copied())
         .current_dir(workspace_root())
         .stdout(Stdio::piped())
         .spawn()
@@ -95,13 +107,15 @@ fn ensure_wasm_target() -> Result<()> {
 
 fn test() -> Result<()> {
     ensure_wasm_target()?;
+    let postgrest = services::ensure_test_services()?;
     run("cargo", &["fmt", "--all", "--check"])?;
     // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
     run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])?;
     // Every target (unit, integration, benches run once as smoke tests), then the doc examples.
     let mut tally = Tally::default();
-    cargo_test(&["--workspace", "--all-targets"], &mut tally)?;
-    cargo_test(&["--workspace", "--doc"], &mut tally)?;
+    let envs = [("TABULA_POSTGREST", postgrest.as_os_str())];
+    cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally)?;
+    cargo_test(&["--workspace", "--doc"], &envs, &mut tally)?;
     if tally.passed == 0 {
         bail!("no test ran");
     }

