@@ -75,9 +75,5 @@ pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLi
 }
 
 pub fn state_from_env(deployment: &Deployment) -> Result<AppState, ConfigError> {
-    Ok(AppState {
-        store: store_from_env(deployment)?,
-        limiter: limiter_from_env(deployment)?,
-        cron_secret: var("CRON_SECRET"),
-    })
+    Ok(AppState::new(store_from_env(deployment)?, limiter_from_env(deployment)?, var("CRON_SECRET")))
 }

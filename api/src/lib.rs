@@ -3,6 +3,7 @@
 //! local server (`tabula serve`).
 
 mod body;
+mod cache;
 pub mod config;
 pub mod error;
 pub mod function;

@@ -4,7 +4,7 @@
 //! Seats are the room's two places; colours are the engine's `Seat`s. In even-numbered games seat 1
 //! plays colour 1 (red, first); each rematch swaps colours.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
 use serde_json::{json, Value};
 use tabula_core::{AnyGame, GameKind, Seat};
 
@@ -158,6 +158,11 @@ impl LoadedRoom {
             "updatedAt": timestamp(room.updated_at),
         })
     }
+}
+
+/// Now, to the microsecond: what PostgreSQL keeps, so a room written and read back compares equal.
+pub fn now() -> DateTime<Utc> {
+    Utc::now().trunc_subsecs(6)
 }
 
 pub fn timestamp(time: DateTime<Utc>) -> String {

@@ -15,9 +15,10 @@ use serde_json::{json, Value};
 use tabula_core::{GameKind, MoveError, Seat};
 
 use crate::body::{JsonBody, BODY_LIMIT};
+use crate::cache::RoomCache;
 use crate::error::ApiError;
 use crate::ratelimit::{self, RateLimiter};
-use crate::room::{LoadedRoom, Room, RoomId, SeatHolder};
+use crate::room::{now, LoadedRoom, Room, RoomId, SeatHolder};
 use crate::store::Store;
 use crate::token::{hash_token, new_token};
 
@@ -27,10 +28,17 @@ const NAME_MAX_CHARS: usize = 24;
 
 #[derive(Clone)]
 pub struct AppState {
-    pub store: Arc<dyn Store>,
-    pub limiter: Option<Arc<dyn RateLimiter>>,
+    store: Arc<dyn Store>,
+    limiter: Option<Arc<dyn RateLimiter>>,
     /// `GET /api/cron` needs `Authorization: Bearer <this>`; without it the endpoint refuses all.
-    pub cron_secret: Option<String>,
+    cron_secret: Option<String>,
+    cache: Arc<RoomCache>,
+}
+
+impl AppState {
+    pub fn new(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>, cron_secret: Option<String>) -> AppState {
+        AppState { store, limiter, cron_secret, cache: Arc::default() }
+    }
 }
 
 /// The API under its public paths (`/api/game`, `/api/cron`), rate-limited when a limiter is set.
@@ -135,7 +143,7 @@ async fn post_room(
     let mut room = match store.load(&id).await? {
         Some(room) => room,
         None => {
-            let room = Room::new(id.clone(), &new_game, Utc::now());
+            let room = Room::new(id.clone(), &new_game, now());
             if store.create(&room).await? {
                 room
             } else {
@@ -168,7 +176,7 @@ async fn post_room(
         let mut claimed = room.clone();
         claimed.seats[seat.index()] = SeatHolder { name: name.clone(), token_hash: Some(hash_token(&token)) };
         claimed.version += 1;
-        claimed.updated_at = Utc::now();
+        claimed.updated_at = now();
         if store.replace(&claimed, expected).await? {
             let loaded = claimed.load()?;
             let body = json!({"room": loaded.view(), "seat": seat.number(), "token": token});
@@ -240,7 +248,7 @@ fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -
         }
     }
     next.version += 1;
-    next.updated_at = Utc::now();
+    next.updated_at = now();
     Ok(next)
 }
 
@@ -255,23 +263,39 @@ async fn put_room(State(app): State<AppState>, JsonBody(request): JsonBody<PlayR
         (Some(action), None) => action,
         (Some(_), Some(_)) => return Err(ApiError::BadRequest("a resign or rematch carries no move".into())),
     };
-    let store = app.store.as_ref();
-    let current = load(store, &id).await?;
+    // Fast path: the room as this instance last saw it, if at the client's version. Only a
+    // successful compare-and-swap is taken from it; anything else is redone from a fresh load.
+    if let Some(cached) = app.cache.get(&id, request.version) {
+        if let Ok(Some(response)) = play(&app, cached, &request, action).await {
+            return Ok(response);
+        }
+    }
+    let current = app.store.load(&id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))?;
+    match play(&app, current, &request, action).await? {
+        Some(response) => Ok(response),
+        None => Err(conflict(request.version, &load(app.store.as_ref(), &id).await?)),
+    }
+}
+
+fn conflict(sent: i64, room: &LoadedRoom) -> ApiError {
+    ApiError::VersionConflict { sent, current: room.room.version, room: Box::new(room.view()) }
+}
+
+/// Judges the request against `room` and writes the result with a compare-and-swap. `None` when
+/// the swap found another version (or no room) in the store.
+async fn play(app: &AppState, room: Room, request: &PlayRequest, action: Action) -> Result<Option<Response>, ApiError> {
+    let current = room.load()?;
     let seat = current.room.seat_for_token(&request.token).ok_or(ApiError::NotAPlayer)?;
-    let conflict = |room: &LoadedRoom| ApiError::VersionConflict {
-        sent: request.version,
-        current: room.room.version,
-        room: Box::new(room.view()),
-    };
     if current.room.version != request.version {
-        return Err(conflict(&current));
+        return Err(conflict(request.version, &current));
     }
     let next = apply(&current, seat, action, request.mv.as_ref())?;
-    if !store.replace(&next, request.version).await? {
-        return Err(conflict(&load(store, &id).await?));
+    if !app.store.replace(&next, request.version).await? {
+        return Ok(None);
     }
+    app.cache.put(&next);
     let next = next.load()?;
-    Ok(with_etag(&next, StatusCode::OK, next.view()))
+    Ok(Some(with_etag(&next, StatusCode::OK, next.view())))
 }
 
 /// Vercel's daily cron: delete idle rooms (which also keeps a free Supabase project awake).

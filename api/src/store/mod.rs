@@ -31,8 +31,9 @@ pub trait Store: Send + Sync + 'static {
     async fn load(&self, id: &RoomId) -> Result<Option<Room>, StoreError>;
     /// Inserts `room` unless a room with its id exists. True if this call inserted it.
     async fn create(&self, room: &Room) -> Result<bool, StoreError>;
-    /// Replaces the stored room with `room` only if the stored version is still `expected`.
-    /// True if it was replaced; false if the version moved on or the room is gone.
+    /// Replaces the stored room with `room` only if the stored one is still at version `expected`
+    /// and was created at `room.created_at` (a room deleted and created anew restarts its
+    /// versions). True if it was replaced; false if the version moved on or the room is gone.
     async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError>;
     /// Deletes rooms untouched since `cutoff`; returns how many.
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError>;

@@ -90,6 +90,7 @@ impl Store for PostgrestStore {
             .from(TABLE)
             .eq("room_id", room.id.as_str())
             .eq("version", expected.to_string())
+            .eq("created_at", room.created_at.to_rfc3339_opts(SecondsFormat::Micros, true))
             .update(body(room)?)
             .execute()
             .await

@@ -155,8 +155,7 @@ impl Store for SqliteStore {
             // Every column but the id and the creation time; the WHERE clause is the compare-and-swap.
             let sql = "UPDATE rooms SET game = ?2, config = ?3, moves = ?4, version = ?5, game_number = ?6, \
                 resigned = ?7, seat1_name = ?8, seat1_token_hash = ?9, seat2_name = ?10, seat2_token_hash = ?11, \
-                updated_at = ?13 WHERE room_id = ?1 AND version = ?14";
-            // ?12 (created_at) is bound but unused: the same 13 values serve both statements.
+                updated_at = ?13 WHERE room_id = ?1 AND version = ?14 AND created_at = ?12";
             let mut params: Vec<&dyn rusqlite::ToSql> =
                 values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
             params.push(&expected);

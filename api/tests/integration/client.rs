@@ -63,7 +63,7 @@ impl TestApi {
 
     pub async fn start_with(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>) -> TestApi {
         tabula_api::function::init_logging();
-        let state = AppState { store: store.clone(), limiter, cron_secret: Some(CRON_SECRET.into()) };
+        let state = AppState::new(store.clone(), limiter, Some(CRON_SECRET.into()));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let app = router(state).into_make_service_with_connect_info::<SocketAddr>();

@@ -397,6 +397,26 @@ pub async fn cron_deletes_only_idle_rooms(backend: Backend) {
     assert_eq!(api.get(&fresh).await.status, 200, "an active room stays");
 }
 
+/// Two API instances on one store (as two serverless instances are): each one's cached rooms go
+/// stale when the other writes, and that must never let a stale move through.
+pub async fn instances_sharing_a_store_never_write_from_a_stale_cache(backend: Backend) {
+    let first = TestApi::start(backend).await;
+    let second = TestApi::start_with(first.store.clone(), None).await;
+    let room = room_id();
+    let [red, blue] = first.seated_room(&room).await;
+    let v = first.get(&room).await.body["version"].as_i64().unwrap();
+    assert_eq!(first.play(&room, &red, v, json!([0, 0])).await.status, 200, "first caches the room at v+1");
+    assert_eq!(second.play(&room, &blue, v + 1, json!([8, 8])).await.status, 200, "second moves on to v+2");
+    // A client still at v+1 tries the first instance, whose cache is at v+1 too.
+    let stale = first.play(&room, &blue, v + 1, json!([7, 7])).await;
+    assert_eq!((stale.status.as_u16(), stale.code()), (409, "version_conflict"), "{}", stale.raw);
+    assert_eq!(stale.body["room"]["version"], v + 2);
+    let current = first.play(&room, &red, v + 2, json!([1, 1])).await;
+    assert_eq!(current.status, 200, "a current move through the stale instance lands: {}", current.raw);
+    let moves = second.get(&room).await.body["moves"].clone();
+    assert_eq!(moves, json!([{"row": 0, "col": 0}, {"row": 8, "col": 8}, {"row": 1, "col": 1}]));
+}
+
 /// Instantiates every scenario above as a test for each store.
 macro_rules! both_stores {
     ($($scenario:ident),* $(,)?) => {
@@ -420,4 +440,5 @@ both_stores!(
     concurrent_games_never_lose_a_move,
     bad_requests_change_nothing,
     cron_deletes_only_idle_rooms,
+    instances_sharing_a_store_never_write_from_a_stale_cache,
 );
