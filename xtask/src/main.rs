@@ -3,25 +3,28 @@
 //! `cargo xtask run` builds and serves Tabula on this machine.
 
 mod services;
+mod site;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
-const USAGE: &str = "usage: cargo xtask test | cargo xtask run [tabula serve options]";
+const USAGE: &str = "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("run") => run_locally(&args[1..]),
+        Some("build-site") => site::build_site(),
         _ => bail!("{USAGE}"),
     }
 }
 
-/// Builds Tabula in release mode and serves the site and the API on one port (`tabula serve`).
+/// Builds the site and Tabula, then serves both on one port (`tabula serve`).
 fn run_locally(serve_args: &[String]) -> Result<()> {
+    site::build_site()?;
     let mut args = vec!["run", "--release", "--bin", "tabula", "--", "serve"];
     args.extend(serve_args.iter().map(String::as_str));
     run("cargo", &args)
@@ -87,13 +90,13 @@ fn cargo_test(args: &[&str], envs: &[(&str, &std::ffi::OsStr)], tally: &mut Tall
     Ok(())
 }
 
-fn workspace_root() -> std::path::PathBuf {
+pub(crate) fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
 }
 
 /// The wasm32 target, for the rule engine's browser build. rustup is how this project's machines get
 /// Rust; without it the target must already be installed.
-fn ensure_wasm_target() -> Result<()> {
+pub(crate) fn ensure_wasm_target() -> Result<()> {
     let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
     match installed {
         Ok(out) if String::from_utf8_lossy(&out.stdout).lines().any(|t| t == "wasm32-unknown-unknown") => Ok(()),
