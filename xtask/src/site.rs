@@ -1,5 +1,5 @@
 //! Builds the web app into `site/dist`: the WASM (size profile), its JS glue (wasm-bindgen as a
-//! library, no separately installed tool), `wasm-opt` when Debian's binaryen is present, the static
+//! library, no separately installed tool), `wasm-opt` when a recent binaryen is present, the static
 //! files; then reports the first load's gzipped size against the 250 KB budget.
 
 use std::io::Write;
@@ -66,18 +66,38 @@ pub fn build_site() -> Result<()> {
     report_size(&dist)
 }
 
-/// `wasm-opt -Oz` when available: worth 10-20% of the WASM. Debian's `binaryen` package has it.
+/// The oldest binaryen that handles what rustc emits for wasm32 by default (reference types,
+/// multivalue). Debian 12's binaryen 108 breaks the externref table (the app fails to load) and its
+/// output was larger than the input anyway (docs/PERFORMANCE.md).
+const MIN_WASM_OPT_VERSION: u32 = 116;
+
+/// `wasm-opt -Oz` when a recent enough binaryen is installed; otherwise the WASM as rustc and
+/// wasm-bindgen left it (already size-optimised: opt-level "z", fat LTO, one codegen unit).
 fn optimize(wasm: &Path) -> Result<()> {
-    let available = Command::new("wasm-opt").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !available {
-        eprintln!("xtask: wasm-opt not found (apt-get install binaryen); the site is built unoptimised");
-        return Ok(());
+    let version = Command::new("wasm-opt")
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).split_whitespace().nth(2)?.parse::<u32>().ok());
+    match version {
+        Some(version) if version >= MIN_WASM_OPT_VERSION => {}
+        Some(version) => {
+            eprintln!("xtask: wasm-opt {version} is older than {MIN_WASM_OPT_VERSION}; skipping it");
+            return Ok(());
+        }
+        None => {
+            eprintln!("xtask: no wasm-opt; skipping it");
+            return Ok(());
+        }
     }
     let path = wasm.to_string_lossy().into_owned();
     run(
         "wasm-opt",
         &[
             "-Oz",
+            "--enable-reference-types",
+            "--enable-multivalue",
             "--enable-bulk-memory",
             "--enable-nontrapping-float-to-int",
             "--enable-sign-ext",

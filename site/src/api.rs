@@ -1,0 +1,146 @@
+//! Every call to `/api/game`, in one place. The server's room view is the truth for online games.
+
+use gloo_net::http::{Request, Response};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// The room as the server shows it (the fields the app uses).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoomView {
+    pub room_id: String,
+    pub moves: Vec<Value>,
+    pub version: i64,
+    pub game_number: i64,
+    pub seats: Vec<SeatView>,
+    pub state: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct SeatView {
+    pub seat: u8,
+    pub colour: u8,
+    pub taken: bool,
+    pub name: Option<String>,
+}
+
+impl RoomView {
+    /// The colour seat `seat` plays in the current game.
+    pub fn colour_of(&self, seat: u8) -> Option<u8> {
+        self.seats.iter().find(|s| s.seat == seat).map(|s| s.colour)
+    }
+
+    /// The result as the server states it (this includes a resignation, which the moves do not show).
+    pub fn result(&self) -> Option<(u8, String)> {
+        let result = self.state.get("result")?;
+        Some((result.get("winner")?.as_u64()? as u8, result.get("reason")?.as_str()?.to_owned()))
+    }
+}
+
+/// A refusal or a failure, as the app needs to tell them apart.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiError {
+    /// No answer at all (offline, server down): retry later.
+    Network(String),
+    /// The server answered with an error; `room` is the current room on a version conflict.
+    Refused { status: u16, code: String, reason: Option<String>, message: String, room: Option<Box<RoomView>> },
+}
+
+impl ApiError {
+    pub fn is_network(&self) -> bool {
+        matches!(self, ApiError::Network(_))
+    }
+}
+
+pub enum Fetched {
+    Unchanged,
+    Room { room: RoomView, etag: Option<String> },
+}
+
+const URL: &str = "/api/game";
+
+async fn read(response: Response) -> Result<Value, ApiError> {
+    let status = response.status();
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    if (200..300).contains(&status) {
+        return Ok(body);
+    }
+    let error = &body["error"];
+    Err(ApiError::Refused {
+        status,
+        code: error["code"].as_str().unwrap_or("unknown").to_owned(),
+        reason: error["reason"].as_str().map(str::to_owned),
+        message: error["message"].as_str().unwrap_or("").to_owned(),
+        room: serde_json::from_value(body["room"].clone()).ok().map(Box::new),
+    })
+}
+
+fn network(error: gloo_net::Error) -> ApiError {
+    ApiError::Network(error.to_string())
+}
+
+fn room_from(value: Value) -> Result<RoomView, ApiError> {
+    serde_json::from_value(value).map_err(|e| ApiError::Network(format!("unreadable room: {e}")))
+}
+
+/// The room, or `Unchanged` when `etag` still matches (a cheap 304).
+pub async fn fetch_room(room: &str, etag: Option<&str>) -> Result<Fetched, ApiError> {
+    let mut request = Request::get(URL).query([("roomId", room)]);
+    if let Some(etag) = etag {
+        request = request.header("If-None-Match", etag);
+    }
+    let response = request.send().await.map_err(network)?;
+    if response.status() == 304 {
+        return Ok(Fetched::Unchanged);
+    }
+    let etag = response.headers().get("etag");
+    let room = room_from(read(response).await?)?;
+    Ok(Fetched::Room { room, etag })
+}
+
+pub struct Joined {
+    pub room: RoomView,
+    pub seat: Option<u8>,
+    pub token: Option<String>,
+}
+
+/// Creates the room if needed; claims `seat`, or re-attaches `token`.
+pub async fn join(room: &str, seat: Option<u8>, token: Option<&str>, name: &str) -> Result<Joined, ApiError> {
+    let mut body = json!({"roomId": room, "game": "popucom"});
+    if let Some(seat) = seat {
+        body["seat"] = json!(seat);
+        if !name.trim().is_empty() {
+            body["name"] = json!(name.trim());
+        }
+    }
+    if let Some(token) = token {
+        body["token"] = json!(token);
+    }
+    let request = Request::post(URL).json(&body).map_err(network)?;
+    let reply = read(request.send().await.map_err(network)?).await?;
+    Ok(Joined {
+        room: room_from(reply["room"].clone())?,
+        seat: reply["seat"].as_u64().map(|s| s as u8),
+        token: reply["token"].as_str().map(str::to_owned),
+    })
+}
+
+/// A move, or an action (`resign`, `rematch`), at the room version the player saw. The version makes
+/// a retried request safe: it can land at most once.
+pub async fn act(
+    room: &str,
+    token: &str,
+    version: i64,
+    mv: Option<Value>,
+    action: Option<&str>,
+) -> Result<RoomView, ApiError> {
+    let mut body = json!({"roomId": room, "token": token, "version": version});
+    if let Some(mv) = mv {
+        body["move"] = mv;
+    }
+    if let Some(action) = action {
+        body["action"] = json!(action);
+    }
+    let request = Request::put(URL).json(&body).map_err(network)?;
+    room_from(read(request.send().await.map_err(network)?).await?)
+}

@@ -1,0 +1,344 @@
+//! An online room: seats, share link, live play and spectating. The server's room is the truth: a
+//! move shows at once (checked locally with the engine), is sent with the room's version, and is
+//! replaced by the server's answer; on a refusal the board returns to the server's state.
+
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::Value;
+use tabula_core::popucom::{Cell, Popucom};
+use tabula_core::{Game, Seat};
+
+use super::position;
+use crate::api::{self, ApiError, Fetched, RoomView};
+use crate::board::{Board, Replay, Status};
+use crate::i18n::use_i18n;
+use crate::logic::{changes, colour_id, poll_delay_ms, refusal, retry_delay_ms, Changes};
+use crate::screenshot::SaveButton;
+use crate::storage::{self, HeldSeat};
+
+fn cells(room: &RoomView) -> Vec<Cell> {
+    room.moves.iter().filter_map(|mv| serde_json::from_value(mv.clone()).ok()).collect()
+}
+
+fn page_visible() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_none_or(|d| d.visibility_state() == web_sys::VisibilityState::Visible)
+}
+
+/// A message shown under the board: a message id, with an argument for some.
+#[derive(Clone, Debug, PartialEq)]
+enum Notice {
+    Plain(&'static str),
+    Refused(String),
+}
+
+#[component]
+pub fn OnlineRoom(code: String) -> impl IntoView {
+    let i18n = use_i18n();
+    let code = StoredValue::new(code);
+    let room_id = move || code.get_value();
+    let room = RwSignal::new(None::<RoomView>);
+    let etag = StoredValue::new(None::<String>);
+    let held = RwSignal::new(None::<HeldSeat>);
+    let pending = RwSignal::new(None::<Cell>);
+    let notice = RwSignal::new(None::<Notice>);
+    let offline = RwSignal::new(false);
+    let missing = RwSignal::new(false);
+    let step = RwSignal::new(None::<usize>);
+    let wake = RwSignal::new(0u32);
+    let alive = StoredValue::new(true);
+    on_cleanup(move || alive.set_value(false));
+
+    let accept = move |view: RoomView| {
+        etag.set_value(None);
+        room.set(Some(view));
+    };
+
+    // Open the room (creating it if the code is new) and re-attach a remembered seat.
+    Effect::new(move |_| {
+        let id = room_id();
+        spawn_local(async move {
+            let remembered = storage::held_seat(&id);
+            let token = remembered.as_ref().map(|h| h.token.clone());
+            match api::join(&id, None, token.as_deref(), "").await {
+                Ok(joined) => {
+                    held.set(remembered);
+                    accept(joined.room);
+                }
+                Err(ApiError::Refused { code, .. }) if code == "not_a_player" => {
+                    storage::forget_seat(&id);
+                    if let Ok(joined) = api::join(&id, None, None, "").await {
+                        accept(joined.room);
+                    }
+                }
+                Err(ApiError::Refused { code, .. }) if code == "bad_request" => missing.set(true),
+                Err(_) => offline.set(true),
+            }
+        });
+    });
+
+    let live_moves = Memo::new(move |_| {
+        let mut moves = room.with(|r| r.as_ref().map(cells).unwrap_or_default());
+        moves.extend(pending.get());
+        moves
+    });
+    let my_colour = Memo::new(move |_| {
+        let seat = held.get()?.seat;
+        room.with(|r| r.as_ref()?.colour_of(seat)).and_then(Seat::from_number)
+    });
+    let live = Memo::new(move |_| live_moves.with(|m| position(m, m.len())));
+
+    // Poll: about once a second while waiting and visible, slower otherwise, at once when the tab
+    // comes back; a failed poll shows "connection lost" and retries with back-off.
+    Effect::new(move |_| {
+        let id = room_id();
+        spawn_local(async move {
+            let mut failures = 0u32;
+            let mut waited = 0u32;
+            let mut seen_wake = wake.get_untracked();
+            let mut was_visible = page_visible();
+            while alive.get_value() {
+                TimeoutFuture::new(250).await;
+                waited += 250;
+                let visible = page_visible();
+                let woken = wake.get_untracked() != seen_wake || (visible && !was_visible);
+                was_visible = visible;
+                let my_turn = my_colour.get_untracked().is_some()
+                    && live.get_untracked().status().to_move() == my_colour.get_untracked();
+                let due = if failures > 0 { retry_delay_ms(failures - 1) } else { poll_delay_ms(visible, my_turn) };
+                if !woken && waited < due || pending.get_untracked().is_some() {
+                    continue;
+                }
+                seen_wake = wake.get_untracked();
+                waited = 0;
+                match api::fetch_room(&id, etag.get_value().as_deref()).await {
+                    Ok(Fetched::Unchanged) => {
+                        failures = 0;
+                        offline.set(false);
+                    }
+                    Ok(Fetched::Room { room: view, etag: tag }) => {
+                        failures = 0;
+                        offline.set(false);
+                        if pending.get_untracked().is_none() {
+                            room.set(Some(view));
+                            etag.set_value(tag);
+                        }
+                    }
+                    Err(error) if error.is_network() => {
+                        failures += 1;
+                        offline.set(true);
+                    }
+                    Err(_) => failures += 1,
+                }
+            }
+        });
+    });
+
+    // Sends a move or action at the version shown; a network failure is retried with the same
+    // version, so it lands at most once.
+    let send = move |mv: Option<Cell>, action: Option<&'static str>| {
+        let (Some(seat), Some(view)) = (held.get_untracked(), room.get_untracked()) else { return };
+        let id = room_id();
+        spawn_local(async move {
+            let body = mv.map(|cell| serde_json::to_value(cell).unwrap_or(Value::Null));
+            let mut attempt = 0;
+            loop {
+                match api::act(&id, &seat.token, view.version, body.clone(), action).await {
+                    Ok(next) => {
+                        offline.set(false);
+                        notice.set(None);
+                        accept(next);
+                        break;
+                    }
+                    Err(ApiError::Network(_)) if attempt < 6 => {
+                        offline.set(true);
+                        TimeoutFuture::new(retry_delay_ms(attempt)).await;
+                        attempt += 1;
+                    }
+                    Err(ApiError::Refused { code, room: current, reason, message, .. }) => {
+                        offline.set(false);
+                        let landed = current.as_ref().is_some_and(|r| {
+                            attempt > 0 && r.version == view.version + 1 && body.as_ref() == r.moves.last()
+                        });
+                        if let Some(current) = current {
+                            accept(*current);
+                        }
+                        if !landed {
+                            notice.set(Some(match (code.as_str(), reason) {
+                                ("version_conflict", _) => Notice::Plain("version-conflict"),
+                                (_, Some(reason)) => Notice::Refused(reason),
+                                _ => Notice::Refused(message),
+                            }));
+                        }
+                        break;
+                    }
+                    Err(ApiError::Network(_)) => break,
+                }
+            }
+            pending.set(None);
+            wake.update(|w| *w += 1);
+        });
+    };
+
+    let on_tap = Callback::new(move |cell: Cell| {
+        if step.get_untracked().is_some() {
+            step.set(None);
+            return;
+        }
+        if pending.get_untracked().is_some() {
+            return;
+        }
+        let game: Popucom = live.get_untracked();
+        match refusal(&game, cell, my_colour.get_untracked()) {
+            Some(reason) => notice.set(Some(Notice::Plain(reason))),
+            None => {
+                notice.set(None);
+                pending.set(Some(cell));
+                send(Some(cell), None);
+            }
+        }
+    });
+
+    let take_seat = move |seat: u8| {
+        let id = room_id();
+        spawn_local(async move {
+            match api::join(&id, Some(seat), None, &storage::player_name()).await {
+                Ok(joined) => {
+                    if let (Some(seat), Some(token)) = (joined.seat, joined.token) {
+                        let claimed = HeldSeat { seat, token };
+                        storage::hold_seat(&id, &claimed);
+                        held.set(Some(claimed));
+                    }
+                    accept(joined.room);
+                }
+                Err(ApiError::Refused { reason, message, .. }) => {
+                    notice.set(Some(Notice::Refused(reason.unwrap_or(message))))
+                }
+                Err(_) => offline.set(true),
+            }
+        });
+    };
+
+    let shown_count = Memo::new(move |_| step.get().unwrap_or(usize::MAX).min(live_moves.with(Vec::len)));
+    let shown = Memo::new(move |_| live_moves.with(|m| position(m, shown_count.get())));
+    let shown_changes = Memo::new(move |_| match shown_count.get() {
+        0 => Changes::default(),
+        n => changes(&live_moves.with(|m| position(m, n - 1)), &shown.get()),
+    });
+    let last_move = Signal::derive(move || live_moves.with(|m| m[..shown_count.get()].last().copied()));
+    let result = Signal::derive(move || {
+        if step.get().is_some() {
+            return super::engine_result(&shown.get());
+        }
+        room.with(|r| r.as_ref().and_then(RoomView::result))
+    });
+    let names = Signal::derive(move || {
+        let mut names = [None, None];
+        if let Some(view) = room.get() {
+            for seat in &view.seats {
+                if let Some(colour) = Seat::from_number(seat.colour) {
+                    names[colour.index()] = seat.name.clone();
+                }
+            }
+        }
+        names
+    });
+    let over = Signal::derive(move || result.get().is_some());
+    let share_url = move || {
+        let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+        format!("{origin}/room/{}", room_id())
+    };
+    let copy_link = move |_| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.navigator().clipboard().write_text(&share_url());
+            notice.set(Some(Notice::Plain("link-copied")));
+        }
+    };
+    let role_line = move || {
+        let view = room.get()?;
+        Some(match (held.get(), my_colour.get()) {
+            (None, _) => i18n.t("spectating"),
+            (Some(_), _) if view.seats.iter().any(|s| !s.taken) => i18n.t("waiting-opponent"),
+            (Some(_), Some(colour)) if live.get().status().to_move() == Some(colour) => i18n.t("your-turn"),
+            (Some(_), _) => i18n.t("their-turn"),
+        })
+    };
+    let seat_buttons = move || {
+        let view = room.get()?;
+        if held.get().is_some() {
+            return None;
+        }
+        let buttons = view
+            .seats
+            .iter()
+            .filter(|s| !s.taken)
+            .map(|s| {
+                let (seat, colour) = (s.seat, Seat::from_number(s.colour).unwrap_or(Seat::One));
+                view! {
+                    <button class=format!("button seat-{}", colour.number()) id=format!("take-seat-{seat}") on:click=move |_| take_seat(seat)>
+                        {move || i18n.t_with("take-seat", &[("player", i18n.t(colour_id(colour)).into())])}
+                    </button>
+                }
+            })
+            .collect_view();
+        Some(buttons)
+    };
+
+    view! {
+        <section class="game online">
+            <h2 class="room-title">
+                {move || i18n.t_with("room-title", &[("code", room_id().into())])}
+                <button class="small" id="share-link" on:click=copy_link>{move || i18n.t("share-link")}</button>
+            </h2>
+            <p class="share-url"><code>{share_url}</code></p>
+            <Show when=move || offline.get()>
+                <p class="offline" role="status" id="connection-lost">{move || i18n.t("connection-lost")}</p>
+            </Show>
+            <Show when=move || missing.get()>
+                <p class="message" role="alert">{move || i18n.t_with("room-not-found", &[("code", room_id().into())])}</p>
+            </Show>
+            <Show when=move || room.with(Option::is_some) fallback=move || view! { <p>{move || i18n.t("loading")}</p> }>
+                <p class="role" id="role">{role_line}</p>
+                <Show when=move || held.get().is_none() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
+                    <label class="name">
+                        <span>{move || i18n.t("your-name")}</span>
+                        <input id="player-name" maxlength="24" prop:value=storage::player_name()
+                            on:change=move |event| storage::set_player_name(&event_target_value(&event)) />
+                    </label>
+                </Show>
+                <div class="actions seats">{seat_buttons}</div>
+                <Status game=shown result=result names=names />
+                <Board
+                    game=shown
+                    last_move=last_move
+                    changes=shown_changes
+                    show_legal=Signal::derive(move || step.get().is_none() && my_colour.get().is_some() && my_colour.get() == live.get().status().to_move())
+                    on_tap=on_tap
+                />
+                <p class="message" role="alert" id="notice">
+                    {move || notice.get().map(|n| match n {
+                        Notice::Plain(id) => i18n.t(id),
+                        Notice::Refused(reason) => {
+                            let key = format!("illegal-{reason}");
+                            let text = crate::i18n::format(i18n.lang.get(), &key, &[]);
+                            let text = if text == key { reason } else { text };
+                            i18n.t_with("move-refused", &[("reason", text.into())])
+                        }
+                    })}
+                </p>
+                <Replay total=Signal::derive(move || live_moves.with(Vec::len)) step=step />
+                <div class="actions">
+                    <Show when=move || held.get().is_some() && !over.get()>
+                        <button class="button" id="resign" on:click=move |_| send(None, Some("resign"))>{move || i18n.t("resign")}</button>
+                    </Show>
+                    <Show when=move || held.get().is_some() && over.get()>
+                        <button class="button primary" id="rematch" on:click=move |_| send(None, Some("rematch"))>{move || i18n.t("rematch")}</button>
+                    </Show>
+                    <SaveButton game=shown names=names />
+                </div>
+            </Show>
+        </section>
+    }
+}
