@@ -104,6 +104,9 @@ pub struct RedisLimiter {
 impl RedisLimiter {
     /// `url` is `redis://` or `rediss://` (Upstash). Nothing connects until the first request.
     pub fn new(url: &str, limit: u64, window: Duration) -> Result<RedisLimiter, redis::RedisError> {
+        // `rediss://` needs a process-wide rustls crypto provider; choose ring explicitly, since
+        // rustls refuses to guess when a build enables more than one (another crate may add one).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         Ok(RedisLimiter {
             client: redis::Client::open(url)?,
             connection: OnceCell::new(),

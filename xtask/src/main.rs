@@ -111,12 +111,15 @@ pub(crate) fn ensure_wasm_target() -> Result<()> {
 fn test() -> Result<()> {
     ensure_wasm_target()?;
     let postgrest = services::ensure_test_services()?;
+    // The browser tests run against the built site.
+    site::build_site()?;
     run("cargo", &["fmt", "--all", "--check"])?;
     // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
     run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])?;
     // Every target (unit, integration, benches run once as smoke tests), then the doc examples.
     let mut tally = Tally::default();
-    let envs = [("TABULA_POSTGREST", postgrest.as_os_str())];
+    let dist = site::dist_dir();
+    let envs = [("TABULA_POSTGREST", postgrest.as_os_str()), ("TABULA_SITE_DIST", dist.as_os_str())];
     cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally)?;
     cargo_test(&["--workspace", "--doc"], &envs, &mut tally)?;
     if tally.passed == 0 {

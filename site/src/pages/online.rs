@@ -27,6 +27,15 @@ fn page_visible() -> bool {
         .is_none_or(|d| d.visibility_state() == web_sys::VisibilityState::Visible)
 }
 
+/// Whether a request made against `seen` still means the same against `current`: only seats or
+/// names changed, not the game (same moves, same game number, same result).
+fn rebase(seen: &RoomView, current: &RoomView) -> bool {
+    current.version > seen.version
+        && current.moves == seen.moves
+        && current.game_number == seen.game_number
+        && current.result() == seen.result()
+}
+
 /// A message shown under the board: a message id, with an argument for some.
 #[derive(Clone, Debug, PartialEq)]
 enum Notice {
@@ -136,10 +145,11 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
         });
     });
 
-    // Sends a move or action at the version shown; a network failure is retried with the same
-    // version, so it lands at most once.
+    // Sends a move or action at the version shown. A network failure is retried at the same
+    // version, so it lands at most once. A conflict caused by something other than a move (a seat
+    // taken, say) is rebased: the same request again at the new version, if it is still legal.
     let send = move |mv: Option<Cell>, action: Option<&'static str>| {
-        let (Some(seat), Some(view)) = (held.get_untracked(), room.get_untracked()) else { return };
+        let (Some(seat), Some(mut view)) = (held.get_untracked(), room.get_untracked()) else { return };
         let id = room_id();
         spawn_local(async move {
             let body = mv.map(|cell| serde_json::to_value(cell).unwrap_or(Value::Null));
@@ -159,6 +169,12 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                     }
                     Err(ApiError::Refused { code, room: current, reason, message, .. }) => {
                         offline.set(false);
+                        if let Some(current) =
+                            current.as_ref().filter(|c| code == "version_conflict" && rebase(&view, c))
+                        {
+                            view = (**current).clone();
+                            continue;
+                        }
                         let landed = current.as_ref().is_some_and(|r| {
                             attempt > 0 && r.version == view.version + 1 && body.as_ref() == r.moves.last()
                         });

@@ -1,0 +1,214 @@
+//! End-to-end tests in headless Chromium against `tabula serve` with the built site: the five
+//! scenarios of the site's acceptance. One scenario at a time (browsers are heavy on 2 cores).
+
+mod browser;
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use fantoccini::Client;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+use tabula_core::popucom::{Cell, Popucom};
+use tabula_core::{Game, Seat};
+
+use browser::{board, click, js, screenshot, text, wait_until, Driver, Server};
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn exclusive() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn index(cell: Cell) -> usize {
+    cell.row as usize * 9 + cell.col as usize
+}
+
+/// The classes each cell should have for `game` (the page's `board()` without transient classes).
+fn expected_board(game: &Popucom) -> Vec<String> {
+    (0..81u8)
+        .map(|i| {
+            let cell = Cell::new(i / 9, i % 9);
+            let mut class = "cell".to_owned();
+            for seat in Seat::ALL {
+                if game.stones(seat).contains(cell) {
+                    class += &format!(" stone-{}", seat.number());
+                }
+            }
+            for seat in Seat::ALL {
+                if game.territory(seat).contains(cell) {
+                    class += &format!(" land-{}", seat.number());
+                }
+            }
+            class
+        })
+        .collect()
+}
+
+/// The English result line's headline for a finished game.
+fn expected_headline(game: &Popucom) -> &'static str {
+    match game.status().outcome().and_then(|o| o.winner) {
+        Some(Seat::One) => "Red wins",
+        Some(Seat::Two) => "Blue wins",
+        None => "Draw",
+    }
+}
+
+fn random_move(game: &Popucom, rng: &mut SmallRng) -> Option<Cell> {
+    let legal = game.legal_moves();
+    (!legal.is_empty()).then(|| legal[rng.random_range(0..legal.len())])
+}
+
+async fn no_horizontal_overflow(client: &Client, screen: &str) {
+    let fits = js(client, "return document.documentElement.scrollWidth <= window.innerWidth").await;
+    let width = js(client, "return window.innerWidth").await;
+    assert_eq!(fits, Value::Bool(true), "{screen} overflows horizontally at width {width}");
+}
+
+async fn take_seat(client: &Client, server: &Server, room: &str, seat: u8) {
+    client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    click(client, &format!("#take-seat-{seat}")).await;
+    wait_until(
+        client,
+        &format!("return !document.querySelector('#take-seat-{}')", 3 - seat),
+        10,
+        "the seat to be taken",
+    )
+    .await;
+}
+
+fn room_code() -> String {
+    format!("e2e{:08x}", rand::random::<u32>())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_game_played_to_the_end_shows_the_right_winner() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&server.base).await.unwrap();
+    no_horizontal_overflow(&client, "home").await;
+    screenshot(&client, "home").await;
+    click(&client, "#play-local").await;
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut game = Popucom::default();
+    while let Some(cell) = random_move(&game, &mut rng) {
+        click(&client, &format!("#cell-{}", index(cell))).await;
+        game.play(&cell).unwrap();
+        if game.moves_played() == 20 {
+            no_horizontal_overflow(&client, "game").await;
+            screenshot(&client, "game").await;
+        }
+    }
+    let line = text(&client, ".turn.result").await;
+    assert!(line.starts_with(expected_headline(&game)), "result line {line:?}, engine says {:?}", game.status());
+    assert_eq!(board(&client).await, expected_board(&game), "the page shows the engine's final board");
+    no_horizontal_overflow(&client, "result").await;
+    screenshot(&client, "result").await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_finish_an_online_game_while_a_third_watches() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(), Driver::start());
+    let room = room_code();
+    let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
+    take_seat(&red, &server, &room, 1).await;
+    take_seat(&blue, &server, &room, 2).await;
+    watcher.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&watcher, "return !!document.querySelector('.board')", 10, "the watcher's board").await;
+    let mut rng = SmallRng::seed_from_u64(23);
+    let mut game = Popucom::default();
+    while let Some(cell) = random_move(&game, &mut rng) {
+        let (mover, other) = if game.status().to_move() == Some(Seat::One) { (&red, &blue) } else { (&blue, &red) };
+        click(mover, &format!("#cell-{}", index(cell))).await;
+        game.play(&cell).unwrap();
+        let seen = format!("return document.querySelectorAll('.board .cell.stone-1, .board .cell.stone-2').length === {} && document.getElementById('cell-{}').classList.contains('last')", game.stones(Seat::One).len() + game.stones(Seat::Two).len(), index(cell));
+        wait_until(other, &seen, 10, "the opponent to see the move").await;
+    }
+    let expected = expected_board(&game);
+    for (who, client) in [("red", &red), ("blue", &blue), ("watcher", &watcher)] {
+        wait_until(client, "return !!document.querySelector('.turn.result')", 10, "the result").await;
+        assert_eq!(board(client).await, expected, "{who}'s final board");
+        let line = text(client, ".turn.result").await;
+        assert!(line.starts_with(expected_headline(&game)), "{who}: {line:?}");
+    }
+    assert_eq!(text(&watcher, "#role").await, "You are watching this game.");
+    screenshot(&watcher, "online-result-watcher").await;
+    for client in [red, blue, watcher] {
+        client.close().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(), Driver::start());
+    let room = room_code();
+    let (red, blue) = (driver.browser().await, driver.browser().await);
+    take_seat(&red, &server, &room, 1).await;
+    take_seat(&blue, &server, &room, 2).await;
+    click(&red, "#cell-40").await;
+    wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
+        .await;
+    red.refresh().await.unwrap();
+    wait_until(&red, "return !!document.querySelector('.board')", 10, "the board after reload").await;
+    wait_until(
+        &red,
+        "return document.getElementById('role').textContent === 'Waiting for your opponent'",
+        10,
+        "red's seat to resume",
+    )
+    .await;
+    assert_eq!(js(&red, "return !document.querySelector('#take-seat-1, #take-seat-2')").await, Value::Bool(true));
+    let start = Instant::now();
+    click(&blue, "#cell-0").await;
+    wait_until(
+        &red,
+        "return document.getElementById('cell-0').classList.contains('stone-2')",
+        3,
+        "blue's move on red's screen",
+    )
+    .await;
+    println!("blue's move reached red in {:?}", start.elapsed());
+    assert!(start.elapsed() <= Duration::from_secs(3));
+    click(&red, "#cell-80").await;
+    wait_until(
+        &blue,
+        "return document.getElementById('cell-80').classList.contains('stone-1')",
+        3,
+        "red plays on after the reload",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_illegal_tap_sends_no_request_and_says_why() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(), Driver::start());
+    let room = room_code();
+    let (red, blue) = (driver.browser().await, driver.browser().await);
+    take_seat(&red, &server, &room, 1).await;
+    take_seat(&blue, &server, &room, 2).await;
+    click(&red, "#cell-40").await;
+    wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
+        .await;
+    let count_puts = "window.__puts = 0; const original = window.fetch; window.fetch = (input, init) => { \
+        const method = (init && init.method) || (input && input.method) || 'GET'; \
+        if (method.toUpperCase() === 'PUT') window.__puts++; return original(input, init); }; return true";
+    for client in [&red, &blue] {
+        js(client, count_puts).await;
+    }
+    click(&blue, "#cell-40").await;
+    wait_until(&blue, "return document.getElementById('notice').textContent.length > 0", 3, "a message").await;
+    assert_eq!(text(&blue, "#notice").await, "That cell already holds a stone.");
+    click(&red, "#cell-0").await;
+    wait_until(&red, "return document.getElementById('notice').textContent.length > 0", 3, "a message").await;
+    assert_eq!(text(&red, "#notice").await, "It is not your turn.");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for client in [&red, &blue] {
+        assert_eq!(js(client, "return window.__puts").await, Value::from(0), "an illegal tap sent a request");
+    }
+}
