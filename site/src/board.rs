@@ -150,10 +150,32 @@ pub fn Status(
 /// The move list with a slider: step through any game, finished or in progress. `step` is `None`
 /// while following the live game.
 #[component]
-pub fn Replay(#[prop(into)] total: Signal<usize>, step: RwSignal<Option<usize>>) -> impl IntoView {
+pub fn Replay(#[prop(into)] moves: Signal<Vec<Cell>>, step: RwSignal<Option<usize>>) -> impl IntoView {
     let i18n = use_i18n();
+    let total = Signal::derive(move || moves.with(Vec::len));
     let shown = move || step.get().unwrap_or(total.get()).min(total.get());
+    let list = move || {
+        moves
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(n, cell)| {
+                // Colours alternate from red; the list shows the row and column players see.
+                let class = if n % 2 == 0 { "move move-1" } else { "move move-2" };
+                view! {
+                    <li>
+                        <button class=class class:current=move || shown() == n + 1
+                            on:click=move |_| step.set(if n + 1 >= total.get_untracked() { None } else { Some(n + 1) })>
+                            {format!("{}. {}-{}", n + 1, cell.row + 1, cell.col + 1)}
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
     view! {
+        <h3 class="moves-title">{move || i18n.t("moves-title")}</h3>
+        <ol class="moves">{list}</ol>
         <div class="replay">
             <input
                 type="range"

@@ -105,11 +105,14 @@ impl Driver {
                 ],
             }),
         );
-        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(capabilities)
             .connect(&self.url)
             .await
-            .unwrap_or_else(|e| panic!("no browser session: {e}; {HINT}"))
+            .unwrap_or_else(|e| panic!("no browser session: {e}; {HINT}"));
+        // The command-line size is not always honoured; WebDriver's is.
+        client.set_window_size(375, 667).await.expect("a phone-sized window");
+        client
     }
 }
 

@@ -61,6 +61,9 @@ fn random_move(game: &Popucom, rng: &mut SmallRng) -> Option<Cell> {
 }
 
 async fn no_horizontal_overflow(client: &Client, screen: &str) {
+    let viewport = js(client, "return window.innerWidth").await.as_u64().unwrap();
+    let window = client.get_window_size().await.unwrap().0 as u64;
+    assert_eq!(viewport, window, "{screen}: the page is as wide as the window (no desktop-width fallback)");
     let fits = js(client, "return document.documentElement.scrollWidth <= window.innerWidth").await;
     let width = js(client, "return window.innerWidth").await;
     assert_eq!(fits, Value::Bool(true), "{screen} overflows horizontally at width {width}");
@@ -88,6 +91,8 @@ async fn a_local_game_played_to_the_end_shows_the_right_winner() {
     let (server, driver) = (Server::start(), Driver::start());
     let client = driver.browser().await;
     client.goto(&server.base).await.unwrap();
+    assert_eq!(js(&client, "return window.innerWidth").await, Value::from(375), "a 375 px wide viewport");
+    wait_until(&client, "return !!document.getElementById('play-local')", 10, "the home screen").await;
     no_horizontal_overflow(&client, "home").await;
     screenshot(&client, "home").await;
     click(&client, "#play-local").await;
@@ -211,4 +216,30 @@ async fn an_illegal_tap_sends_no_request_and_says_why() {
     for client in [&red, &blue] {
         assert_eq!(js(client, "return window.__puts").await, Value::from(0), "an illegal tap sent a request");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_keyboard_plays_and_320_pixels_still_fit() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(), Driver::start());
+    let client = driver.browser().await;
+    client.set_window_size(320, 640).await.unwrap();
+    client.goto(&format!("{}/local", server.base)).await.unwrap();
+    wait_until(&client, "return !!document.getElementById('cell-40')", 10, "the board").await;
+    no_horizontal_overflow(&client, "local game at 320 px").await;
+    js(&client, "document.getElementById('cell-40').focus(); return true").await;
+    // WebDriver key codes: ArrowRight, ArrowDown, Enter.
+    client.active_element().await.unwrap().send_keys("\u{E014}").await.unwrap();
+    client.active_element().await.unwrap().send_keys("\u{E015}").await.unwrap();
+    client.active_element().await.unwrap().send_keys("\u{E007}").await.unwrap();
+    wait_until(
+        &client,
+        "return document.getElementById('cell-50').classList.contains('stone-1')",
+        3,
+        "a move by keyboard",
+    )
+    .await;
+    let label = js(&client, "return document.getElementById('cell-50').getAttribute('aria-label')").await;
+    assert_eq!(label, Value::from("Row 6, column 6: Red stone, last move"));
+    screenshot(&client, "local-320px").await;
 }

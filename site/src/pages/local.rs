@@ -43,7 +43,7 @@ pub fn LocalGame() -> impl IntoView {
             <Status game=shown result=result />
             <Board game=shown last_move=last_move changes=shown_changes show_legal=Signal::derive(move || step.get().is_none()) on_tap=on_tap />
             <p class="message" role="alert">{move || message.get().map(|id| i18n.t(id))}</p>
-            <Replay total=Signal::derive(move || moves.with(Vec::len)) step=step />
+            <Replay moves=moves step=step />
             <div class="actions">
                 <button class="button" id="new-game" on:click=move |_| {
                     moves.set(Vec::new());

@@ -57,6 +57,7 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
     let missing = RwSignal::new(false);
     let step = RwSignal::new(None::<usize>);
     let wake = RwSignal::new(0u32);
+    let watching = RwSignal::new(false);
     let alive = StoredValue::new(true);
     on_cleanup(move || alive.set_value(false));
 
@@ -283,7 +284,7 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
     };
     let seat_buttons = move || {
         let view = room.get()?;
-        if held.get().is_some() {
+        if held.get().is_some() || watching.get() {
             return None;
         }
         let buttons = view
@@ -299,7 +300,10 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                 }
             })
             .collect_view();
-        Some(buttons)
+        Some(view! {
+            {buttons}
+            <button class="button" id="watch" on:click=move |_| watching.set(true)>{move || i18n.t("watch")}</button>
+        })
     };
 
     view! {
@@ -317,7 +321,7 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
             </Show>
             <Show when=move || room.with(Option::is_some) fallback=move || view! { <p>{move || i18n.t("loading")}</p> }>
                 <p class="role" id="role">{role_line}</p>
-                <Show when=move || held.get().is_none() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
+                <Show when=move || held.get().is_none() && !watching.get() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
                     <label class="name">
                         <span>{move || i18n.t("your-name")}</span>
                         <input id="player-name" maxlength="24" prop:value=storage::player_name()
@@ -344,7 +348,7 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                         }
                     })}
                 </p>
-                <Replay total=Signal::derive(move || live_moves.with(Vec::len)) step=step />
+                <Replay moves=live_moves step=step />
                 <div class="actions">
                     <Show when=move || held.get().is_some() && !over.get()>
                         <button class="button" id="resign" on:click=move |_| send(None, Some("resign"))>{move || i18n.t("resign")}</button>
