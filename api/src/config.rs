@@ -71,7 +71,7 @@ pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLi
             .map_err(|e| ConfigError(format!("REDIS_URL: {e}")))?;
         return Ok(Some(Arc::new(limiter)));
     }
-    Ok(Some(Arc::new(LocalLimiter::per_minute(limit))))
+    Ok(Some(Arc::new(LocalLimiter::per_minute(limit, *deployment == Deployment::Serverless))))
 }
 
 pub fn state_from_env(deployment: &Deployment) -> Result<AppState, ConfigError> {

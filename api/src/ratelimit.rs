@@ -31,6 +31,13 @@ pub struct Decision {
 #[async_trait]
 pub trait RateLimiter: Send + Sync + 'static {
     async fn check(&self, key: &str) -> Decision;
+
+    /// Whether the client's address may be taken from `x-forwarded-for` / `x-real-ip`: only behind
+    /// a proxy that sets them (Vercel). A server facing clients directly uses the peer address, or
+    /// anyone could pick a fresh key per request.
+    fn trusts_forwarded_headers(&self) -> bool {
+        true
+    }
 }
 
 fn now_ms() -> u64 {
@@ -38,7 +45,10 @@ fn now_ms() -> u64 {
 }
 
 /// The client's address: the first `x-forwarded-for` hop (Vercel sets it), `x-real-ip`, or the peer.
-pub fn client_ip(headers: &HeaderMap, peer: Option<SocketAddr>) -> String {
+pub fn client_ip(headers: &HeaderMap, peer: Option<SocketAddr>, trust_headers: bool) -> String {
+    if !trust_headers {
+        return peer.map(|addr| addr.ip().to_string()).unwrap_or_else(|| "unknown".to_owned());
+    }
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty());
     header("x-forwarded-for")
         .and_then(|list| list.split(',').next())
@@ -60,7 +70,7 @@ fn headers_for(decision: &Decision) -> Vec<(HeaderName, HeaderValue)> {
 /// its `X-RateLimit-*` headers.
 pub async fn middleware(State(limiter): State<Arc<dyn RateLimiter>>, request: Request, next: Next) -> Response {
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0);
-    let decision = limiter.check(&client_ip(request.headers(), peer)).await;
+    let decision = limiter.check(&client_ip(request.headers(), peer, limiter.trusts_forwarded_headers())).await;
     if !decision.allowed {
         let retry_after_secs = decision.reset_ms.saturating_sub(now_ms()).div_ceil(1000).max(1);
         return ApiError::RateLimited { retry_after_secs, headers: headers_for(&decision) }.into_response();
@@ -181,19 +191,30 @@ pub struct LocalLimiter {
         StateInformationMiddleware,
     >,
     limit: u64,
+    checks: std::sync::atomic::AtomicU64,
+    trust_forwarded: bool,
 }
 
 impl LocalLimiter {
-    pub fn per_minute(limit: NonZeroU32) -> LocalLimiter {
+    /// `trust_forwarded`: the deployed functions sit behind Vercel's proxy; `tabula serve` does not.
+    pub fn per_minute(limit: NonZeroU32, trust_forwarded: bool) -> LocalLimiter {
         let limiter =
             DefaultKeyedRateLimiter::keyed(Quota::per_minute(limit)).with_middleware::<StateInformationMiddleware>();
-        LocalLimiter { limiter, limit: limit.get() as u64 }
+        LocalLimiter { limiter, limit: limit.get() as u64, checks: Default::default(), trust_forwarded }
     }
 }
 
 #[async_trait]
 impl RateLimiter for LocalLimiter {
+    fn trusts_forwarded_headers(&self) -> bool {
+        self.trust_forwarded
+    }
+
     async fn check(&self, key: &str) -> Decision {
+        // Forget clients whose window has passed, now and then, so memory stays bounded.
+        if self.checks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 1024 == 1023 {
+            self.limiter.retain_recent();
+        }
         let now = now_ms();
         match self.limiter.check_key(&key.to_owned()) {
             Ok(snapshot) => Decision {

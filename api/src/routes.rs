@@ -140,6 +140,17 @@ async fn post_room(
     let name = display_name(request.name)?;
     let store = app.store.as_ref();
 
+    // A returning player re-attaches to an existing room; their token never creates one.
+    if let Some(token) = request.token {
+        let loaded = load(store, &id).await?;
+        let seat = loaded.room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
+        return Ok(with_etag(
+            &loaded,
+            StatusCode::OK,
+            json!({"room": loaded.view(), "seat": seat.number(), "token": token}),
+        ));
+    }
+
     let mut room = match store.load(&id).await? {
         Some(room) => room,
         None => {
@@ -285,6 +296,11 @@ fn conflict(sent: i64, room: &LoadedRoom) -> ApiError {
 /// the swap found another version (or no room) in the store.
 async fn play(app: &AppState, room: Room, request: &PlayRequest, action: Action) -> Result<Option<Response>, ApiError> {
     let current = room.load()?;
+    // A malformed move is a bad request: judged as soon as the room says which game it is for,
+    // before the seat and the version.
+    if let Some(mv) = &request.mv {
+        current.game.normalize_move(mv).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    }
     let seat = current.room.seat_for_token(&request.token).ok_or(ApiError::NotAPlayer)?;
     if current.room.version != request.version {
         return Err(conflict(request.version, &current));
@@ -301,8 +317,10 @@ async fn play(app: &AppState, room: Room, request: &PlayRequest, action: Action)
 /// Vercel's daily cron: delete idle rooms (which also keeps a free Supabase project awake).
 async fn cron(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
     let expected = app.cron_secret.as_deref().filter(|s| !s.is_empty()).ok_or(ApiError::Unauthorized)?;
-    let sent = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-    if sent != Some(format!("Bearer {expected}").as_str()) {
+    let sent = headers.get(header::AUTHORIZATION).map(|v| v.as_bytes()).unwrap_or_default();
+    let wanted = format!("Bearer {expected}");
+    // Constant time, so the secret cannot be guessed byte by byte from response times.
+    if !bool::from(subtle::ConstantTimeEq::ct_eq(sent, wanted.as_bytes())) {
         return Err(ApiError::Unauthorized);
     }
     let deleted = app.store.delete_idle(Utc::now() - Duration::hours(IDLE_ROOM_HOURS)).await?;

@@ -80,3 +80,19 @@ async fn an_unreachable_redis_lets_requests_through_quickly() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_server_facing_clients_directly_ignores_forwarded_headers() {
+    use tabula_api::ratelimit::LocalLimiter;
+    let limiter = LocalLimiter::per_minute(std::num::NonZeroU32::new(2).unwrap(), false);
+    let api = TestApi::start_with(Backend::Sqlite.store(), Some(Arc::new(limiter))).await;
+    let mut statuses = Vec::new();
+    for n in 0..3 {
+        // A client inventing a new address per request is still one client (its peer address).
+        let spoofed = format!("198.51.100.{n}");
+        let reply =
+            api.send(api.http.get(api.url()).query(&[("roomId", "nowhere")]).header("x-forwarded-for", spoofed)).await;
+        statuses.push(reply.status.as_u16());
+    }
+    assert_eq!(statuses, [404, 404, 429]);
+}

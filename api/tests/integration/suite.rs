@@ -109,6 +109,10 @@ pub async fn seats_tokens_and_idempotent_creation(backend: Backend) {
     assert_eq!((&back.body["seat"], back.body["token"].as_str()), (&json!(1), Some(token.as_str())));
     let stranger = api.post(json!({"roomId": room, "token": "not-a-token"})).await;
     assert_eq!((stranger.status.as_u16(), stranger.code()), (403, "not_a_player"));
+    let gone = room_id();
+    let returning = api.post(json!({"roomId": gone, "token": token})).await;
+    assert_eq!((returning.status.as_u16(), returning.code()), (404, "room_not_found"), "a token never creates a room");
+    assert_eq!(api.get(&gone).await.code(), "room_not_found");
     let fetched = api.get(&room).await;
     assert!(!fetched.raw.contains(&token), "GET never shows a token");
     assert_eq!(api.get("no-such-room").await.code(), "room_not_found");

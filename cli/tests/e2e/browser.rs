@@ -34,8 +34,10 @@ impl Drop for Process {
 
 /// `tabula serve` with the built site and a fresh rooms file.
 pub struct Server {
-    _process: Process,
+    process: Option<Process>,
     pub base: String,
+    port: u16,
+    data: PathBuf,
 }
 
 pub fn site_dist() -> PathBuf {
@@ -50,9 +52,22 @@ impl Server {
     pub fn start() -> Server {
         let port = free_port();
         let data = std::env::temp_dir().join(format!("tabula-e2e-{}-{port}.db", std::process::id()));
+        let mut server = Server { process: None, base: format!("http://127.0.0.1:{port}"), port, data };
+        server.restart();
+        server
+    }
+
+    /// Stops the server (the page loses its connection); `restart` brings it back on the same port
+    /// with the same rooms.
+    pub fn stop(&mut self) {
+        self.process = None;
+    }
+
+    pub fn restart(&mut self) {
+        let (port, data) = (self.port, &self.data);
         let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--port", &port.to_string(), "--data"])
-            .arg(&data)
+            .arg(data)
             .arg("--site")
             .arg(site_dist())
             .env_remove("SUPABASE_URL")
@@ -61,9 +76,8 @@ impl Server {
             .stdout(Stdio::null())
             .spawn()
             .expect("tabula serve starts");
-        let process = Process(child);
+        self.process = Some(Process(child));
         wait_for_port(port, "tabula serve");
-        Server { _process: process, base: format!("http://127.0.0.1:{port}") }
     }
 }
 

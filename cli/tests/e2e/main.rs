@@ -243,3 +243,24 @@ async fn the_keyboard_plays_and_320_pixels_still_fit() {
     assert_eq!(label, Value::from("Row 6, column 6: Red stone, last move"));
     screenshot(&client, "local-320px").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_connection_is_shown_and_recovers_by_itself() {
+    let _one = exclusive();
+    let (mut server, driver) = (Server::start(), Driver::start());
+    let room = room_code();
+    let (red, blue) = (driver.browser().await, driver.browser().await);
+    take_seat(&red, &server, &room, 1).await;
+    take_seat(&blue, &server, &room, 2).await;
+    click(&red, "#cell-40").await;
+    wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
+        .await;
+    server.stop();
+    wait_until(&red, "return !!document.getElementById('connection-lost')", 10, "the connection-lost notice").await;
+    assert_eq!(text(&red, "#connection-lost").await, "Connection lost, retrying…");
+    server.restart();
+    wait_until(&red, "return !document.getElementById('connection-lost')", 20, "the notice to clear").await;
+    click(&blue, "#cell-0").await;
+    wait_until(&red, "return document.getElementById('cell-0').classList.contains('stone-2')", 5, "play to go on")
+        .await;
+}
