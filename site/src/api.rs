@@ -1,6 +1,7 @@
 //! Every call to `/api/game`, in one place. The server's room view is the truth for online games.
 
-use gloo_net::http::{Request, Response};
+use gloo_net::http::{Request, RequestBuilder, Response};
+use gloo_timers::callback::Timeout;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -46,12 +47,6 @@ pub enum ApiError {
     Refused { status: u16, code: String, reason: Option<String>, message: String, room: Option<Box<RoomView>> },
 }
 
-impl ApiError {
-    pub fn is_network(&self) -> bool {
-        matches!(self, ApiError::Network(_))
-    }
-}
-
 pub enum Fetched {
     Unchanged,
     Room { room: RoomView, etag: Option<String> },
@@ -59,8 +54,27 @@ pub enum Fetched {
 
 const URL: &str = "/api/game";
 
+/// A request gives up after this long (a phone switching networks can leave one hanging forever).
+const TIMEOUT_MS: u32 = 8_000;
+
+/// Sends with a timeout: an aborted request is a network failure like any other.
+async fn send(request: RequestBuilder, body: Option<&Value>) -> Result<Response, ApiError> {
+    let controller = web_sys::AbortController::new().map_err(|_| ApiError::Network("no AbortController".into()))?;
+    let request = request.abort_signal(Some(&controller.signal()));
+    let request = match body {
+        Some(body) => request.json(body).map_err(network)?,
+        None => request.build().map_err(network)?,
+    };
+    let _deadline = Timeout::new(TIMEOUT_MS, move || controller.abort());
+    request.send().await.map_err(network)
+}
+
 async fn read(response: Response) -> Result<Value, ApiError> {
     let status = response.status();
+    // A server error or a gateway's error page: the service is not answering properly; retry.
+    if status >= 500 {
+        return Err(ApiError::Network(format!("server answered {status}")));
+    }
     let body: Value = response.json().await.unwrap_or(Value::Null);
     if (200..300).contains(&status) {
         return Ok(body);
@@ -89,7 +103,7 @@ pub async fn fetch_room(room: &str, etag: Option<&str>) -> Result<Fetched, ApiEr
     if let Some(etag) = etag {
         request = request.header("If-None-Match", etag);
     }
-    let response = request.send().await.map_err(network)?;
+    let response = send(request, None).await?;
     if response.status() == 304 {
         return Ok(Fetched::Unchanged);
     }
@@ -116,8 +130,7 @@ pub async fn join(room: &str, seat: Option<u8>, token: Option<&str>, name: &str)
     if let Some(token) = token {
         body["token"] = json!(token);
     }
-    let request = Request::post(URL).json(&body).map_err(network)?;
-    let reply = read(request.send().await.map_err(network)?).await?;
+    let reply = read(send(Request::post(URL), Some(&body)).await?).await?;
     Ok(Joined {
         room: room_from(reply["room"].clone())?,
         seat: reply["seat"].as_u64().map(|s| s as u8),
@@ -141,6 +154,5 @@ pub async fn act(
     if let Some(action) = action {
         body["action"] = json!(action);
     }
-    let request = Request::put(URL).json(&body).map_err(network)?;
-    room_from(read(request.send().await.map_err(network)?).await?)
+    room_from(read(send(Request::put(URL), Some(&body)).await?).await?)
 }

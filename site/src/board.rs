@@ -6,11 +6,10 @@ use leptos::prelude::*;
 use tabula_core::popucom::{Cell, Popucom};
 use tabula_core::{Game, Seat};
 
-use crate::i18n::use_i18n;
+use crate::i18n::{use_i18n, I18n};
 use crate::logic::{self, cell_views, colour_id, CellView, Changes};
 
-fn cell_label(view: &CellView) -> String {
-    let i18n = use_i18n();
+fn cell_label(i18n: I18n, view: &CellView) -> String {
     let name = |seat: Seat| i18n.t(colour_id(seat));
     let mut content = match (view.stone, view.territory) {
         (None, None) => i18n.t("cell-empty"),
@@ -51,16 +50,18 @@ pub fn Board(
     #[prop(into)] show_legal: Signal<bool>,
     on_tap: Callback<Cell>,
 ) -> impl IntoView {
+    let i18n = use_i18n();
     let focus = RwSignal::new(40usize);
     let views = Memo::new(move |_| cell_views(&game.get(), last_move.get()));
-    let cells = move || {
-        let changed = changes.get();
-        views
-            .get()
-            .into_iter()
-            .enumerate()
-            .map(|(index, view)| {
-                let class = format!(
+    // The 81 buttons are made once and only their attributes follow the game, so keyboard focus
+    // stays on its cell while moves arrive.
+    let cells = (0..81usize)
+        .map(|index| {
+            let view_at = move || views.with(|views| views[index]);
+            let class = move || {
+                let view = view_at();
+                let changed = changes.get();
+                format!(
                     "cell{}{}{}{}{}",
                     view.stone.map_or("", |s| if s == Seat::One { " stone-1" } else { " stone-2" }),
                     view.territory.map_or("", |s| if s == Seat::One { " land-1" } else { " land-2" }),
@@ -73,32 +74,31 @@ pub fn Board(
                     } else {
                         ""
                     },
-                );
-                let label = cell_label(&view);
-                let cell = view.cell;
-                view! {
-                    <button
-                        id=format!("cell-{index}")
-                        class=class
-                        aria-label=label
-                        tabindex=move || if focus.get() == index { "0" } else { "-1" }
-                        on:click=move |_| {
-                            focus.set(index);
-                            on_tap.run(cell);
+                )
+            };
+            let cell = Cell::new((index / 9) as u8, (index % 9) as u8);
+            view! {
+                <button
+                    id=format!("cell-{index}")
+                    class=class
+                    aria-label=move || cell_label(i18n, &view_at())
+                    tabindex=move || if focus.get() == index { "0" } else { "-1" }
+                    on:click=move |_| {
+                        focus.set(index);
+                        on_tap.run(cell);
+                    }
+                    on:keydown=move |event: web_sys::KeyboardEvent| {
+                        let next = logic::move_focus(index, &event.key());
+                        if next != index {
+                            event.prevent_default();
+                            focus.set(next);
+                            focus_cell(next);
                         }
-                        on:keydown=move |event: web_sys::KeyboardEvent| {
-                            let next = logic::move_focus(index, &event.key());
-                            if next != index {
-                                event.prevent_default();
-                                focus.set(next);
-                                focus_cell(next);
-                            }
-                        }
-                    ></button>
-                }
-            })
-            .collect_view()
-    };
+                    }
+                ></button>
+            }
+        })
+        .collect_view();
     view! { <div class="board" role="grid">{cells}</div> }
 }
 

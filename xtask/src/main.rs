@@ -90,8 +90,14 @@ fn cargo_test(args: &[&str], envs: &[(&str, &std::ffi::OsStr)], tally: &mut Tall
     Ok(())
 }
 
+/// The workspace root, from the environment `cargo run` sets at run time: a target directory shared
+/// by two checkouts can leave one checkout running the other's xtask binary, whose compile-time path
+/// would point at the wrong tree.
 pub(crate) fn workspace_root() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest_dir.parent().expect("xtask sits in the workspace").to_path_buf()
 }
 
 /// The wasm32 target, for the rule engine's browser build. rustup is how this project's machines get

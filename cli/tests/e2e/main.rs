@@ -241,6 +241,16 @@ async fn the_keyboard_plays_and_320_pixels_still_fit() {
     .await;
     let label = js(&client, "return document.getElementById('cell-50').getAttribute('aria-label')").await;
     assert_eq!(label, Value::from("Row 6, column 6: Red stone, last move"));
+    // Focus stays on the board as it changes: blue plays next by keyboard too.
+    client.active_element().await.unwrap().send_keys("\u{E012}").await.unwrap();
+    client.active_element().await.unwrap().send_keys("\u{E007}").await.unwrap();
+    wait_until(
+        &client,
+        "return document.getElementById('cell-49').classList.contains('stone-2')",
+        3,
+        "a second move by keyboard",
+    )
+    .await;
     screenshot(&client, "local-320px").await;
 }
 

@@ -25,7 +25,8 @@ pub fn Home() -> impl IntoView {
         event.prevent_default();
         let value = code.get_untracked();
         if valid_code(&value) {
-            router.go(Route::Room(value.trim().to_owned()));
+            // Codes we make are lower case; a code read aloud or typed on a phone may not be.
+            router.go(Route::Room(value.trim().to_ascii_lowercase()));
         } else {
             invalid.set(true);
         }

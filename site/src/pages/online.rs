@@ -2,6 +2,9 @@
 //! move shows at once (checked locally with the engine), is sent with the room's version, and is
 //! replaced by the server's answer; on a refusal the board returns to the server's state.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -36,6 +39,18 @@ fn rebase(seen: &RoomView, current: &RoomView) -> bool {
         && current.result() == seen.result()
 }
 
+/// The message for a refusal from the server, by its stable code (never the server's English).
+fn notice_for(code: &str, reason: Option<String>) -> Notice {
+    match (code, reason) {
+        ("version_conflict", _) => Notice::Plain("version-conflict"),
+        ("illegal_move", Some(reason)) => Notice::Refused(reason),
+        ("seat_taken", _) => Notice::Plain("seat-taken"),
+        ("not_a_player", _) => Notice::Plain("not-a-player"),
+        ("rate_limited", _) => Notice::Plain("rate-limited"),
+        _ => Notice::Plain("server-error"),
+    }
+}
+
 /// A message shown under the board: a message id, with an argument for some.
 #[derive(Clone, Debug, PartialEq)]
 enum Notice {
@@ -58,36 +73,63 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
     let step = RwSignal::new(None::<usize>);
     let wake = RwSignal::new(0u32);
     let watching = RwSignal::new(false);
-    let alive = StoredValue::new(true);
-    on_cleanup(move || alive.set_value(false));
+    let acting = RwSignal::new(false);
+    let confirm_resign = RwSignal::new(false);
+    // Tasks outlive the page (leaving the room does not cancel them); these two live outside the
+    // reactive system, so the tasks can see that the page is gone instead of reading disposed
+    // signals, and can tell that the room changed while a poll was in flight.
+    let alive = Arc::new(AtomicBool::new(true));
+    let generation = Arc::new(AtomicU64::new(0));
+    {
+        let alive = alive.clone();
+        on_cleanup(move || alive.store(false, Ordering::Relaxed));
+    }
 
-    let accept = move |view: RoomView| {
-        etag.set_value(None);
-        room.set(Some(view));
+    let accept = {
+        let generation = generation.clone();
+        move |view: RoomView| {
+            generation.fetch_add(1, Ordering::Relaxed);
+            etag.set_value(None);
+            room.set(Some(view));
+        }
     };
 
-    // Open the room (creating it if the code is new) and re-attach a remembered seat.
-    Effect::new(move |_| {
+    // Open the room (creating it if the code is new) and re-attach a remembered seat. The seat is
+    // shown as held at once; only the server saying the token is not a player's drops it. A failed
+    // join is retried until it works or the page is left.
+    {
+        let (alive, accept) = (alive.clone(), accept.clone());
         let id = room_id();
+        let remembered = storage::held_seat(&id);
+        held.set(remembered.clone());
         spawn_local(async move {
-            let remembered = storage::held_seat(&id);
-            let token = remembered.as_ref().map(|h| h.token.clone());
-            match api::join(&id, None, token.as_deref(), "").await {
-                Ok(joined) => {
-                    held.set(remembered);
-                    accept(joined.room);
-                }
-                Err(ApiError::Refused { code, .. }) if code == "not_a_player" => {
-                    storage::forget_seat(&id);
-                    if let Ok(joined) = api::join(&id, None, None, "").await {
+            let mut token = remembered.map(|h| h.token);
+            let mut failures = 0;
+            while alive.load(Ordering::Relaxed) {
+                match api::join(&id, None, token.as_deref(), "").await {
+                    Ok(joined) => {
+                        offline.set(false);
                         accept(joined.room);
+                        break;
+                    }
+                    Err(ApiError::Refused { code, .. }) if code == "not_a_player" || code == "room_not_found" => {
+                        storage::forget_seat(&id);
+                        held.set(None);
+                        token = None;
+                    }
+                    Err(ApiError::Refused { .. }) => {
+                        missing.set(true);
+                        break;
+                    }
+                    Err(ApiError::Network(_)) => {
+                        offline.set(true);
+                        TimeoutFuture::new(retry_delay_ms(failures)).await;
+                        failures += 1;
                     }
                 }
-                Err(ApiError::Refused { code, .. }) if code == "bad_request" => missing.set(true),
-                Err(_) => offline.set(true),
             }
         });
-    });
+    }
 
     let live_moves = Memo::new(move |_| {
         let mut moves = room.with(|r| r.as_ref().map(cells).unwrap_or_default());
@@ -101,29 +143,40 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
     let live = Memo::new(move |_| live_moves.with(|m| position(m, m.len())));
 
     // Poll: about once a second while waiting and visible, slower otherwise, at once when the tab
-    // comes back; a failed poll shows "connection lost" and retries with back-off.
-    Effect::new(move |_| {
+    // comes back; a failed poll shows "connection lost" and retries with back-off. Reads use `try_`
+    // so that a poll finishing after the page is gone ends quietly.
+    {
+        let (alive, generation) = (alive.clone(), generation.clone());
         let id = room_id();
         spawn_local(async move {
             let mut failures = 0u32;
             let mut waited = 0u32;
-            let mut seen_wake = wake.get_untracked();
+            let mut seen_wake = wake.try_get_untracked().unwrap_or(0);
             let mut was_visible = page_visible();
-            while alive.get_value() {
+            while alive.load(Ordering::Relaxed) {
                 TimeoutFuture::new(250).await;
                 waited += 250;
+                let (Some(wake_now), Some(busy), Some(colour), Some(game)) = (
+                    wake.try_get_untracked(),
+                    pending.try_with_untracked(Option::is_some),
+                    my_colour.try_get_untracked(),
+                    live.try_get_untracked(),
+                ) else {
+                    break;
+                };
                 let visible = page_visible();
-                let woken = wake.get_untracked() != seen_wake || (visible && !was_visible);
+                let woken = wake_now != seen_wake || (visible && !was_visible);
                 was_visible = visible;
-                let my_turn = my_colour.get_untracked().is_some()
-                    && live.get_untracked().status().to_move() == my_colour.get_untracked();
+                let my_turn = colour.is_some() && game.status().to_move() == colour;
                 let due = if failures > 0 { retry_delay_ms(failures - 1) } else { poll_delay_ms(visible, my_turn) };
-                if !woken && waited < due || pending.get_untracked().is_some() {
+                if !woken && waited < due || busy {
                     continue;
                 }
-                seen_wake = wake.get_untracked();
+                seen_wake = wake_now;
                 waited = 0;
-                match api::fetch_room(&id, etag.get_value().as_deref()).await {
+                let before = generation.load(Ordering::Relaxed);
+                let Some(tag) = etag.try_get_value() else { break };
+                match api::fetch_room(&id, tag.as_deref()).await {
                     Ok(Fetched::Unchanged) => {
                         failures = 0;
                         offline.set(false);
@@ -131,12 +184,14 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                     Ok(Fetched::Room { room: view, etag: tag }) => {
                         failures = 0;
                         offline.set(false);
-                        if pending.get_untracked().is_none() {
+                        // A move or action answered while this poll was in flight: its room is newer.
+                        let unchanged = generation.load(Ordering::Relaxed) == before;
+                        if unchanged && pending.try_with_untracked(Option::is_none).unwrap_or(false) {
                             room.set(Some(view));
                             etag.set_value(tag);
                         }
                     }
-                    Err(error) if error.is_network() => {
+                    Err(ApiError::Network(_)) => {
                         failures += 1;
                         offline.set(true);
                     }
@@ -144,60 +199,76 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                 }
             }
         });
-    });
+    }
 
     // Sends a move or action at the version shown. A network failure is retried at the same
     // version, so it lands at most once. A conflict caused by something other than a move (a seat
     // taken, say) is rebased: the same request again at the new version, if it is still legal.
-    let send = move |mv: Option<Cell>, action: Option<&'static str>| {
-        let (Some(seat), Some(mut view)) = (held.get_untracked(), room.get_untracked()) else { return };
-        let id = room_id();
-        spawn_local(async move {
-            let body = mv.map(|cell| serde_json::to_value(cell).unwrap_or(Value::Null));
-            let mut attempt = 0;
-            loop {
-                match api::act(&id, &seat.token, view.version, body.clone(), action).await {
-                    Ok(next) => {
-                        offline.set(false);
-                        notice.set(None);
-                        accept(next);
-                        break;
-                    }
-                    Err(ApiError::Network(_)) if attempt < 6 => {
-                        offline.set(true);
-                        TimeoutFuture::new(retry_delay_ms(attempt)).await;
-                        attempt += 1;
-                    }
-                    Err(ApiError::Refused { code, room: current, reason, message, .. }) => {
-                        offline.set(false);
-                        if let Some(current) =
-                            current.as_ref().filter(|c| code == "version_conflict" && rebase(&view, c))
-                        {
-                            view = (**current).clone();
-                            continue;
-                        }
-                        let landed = current.as_ref().is_some_and(|r| {
-                            attempt > 0 && r.version == view.version + 1 && body.as_ref() == r.moves.last()
-                        });
-                        if let Some(current) = current {
-                            accept(*current);
-                        }
-                        if !landed {
-                            notice.set(Some(match (code.as_str(), reason) {
-                                ("version_conflict", _) => Notice::Plain("version-conflict"),
-                                (_, Some(reason)) => Notice::Refused(reason),
-                                _ => Notice::Refused(message),
-                            }));
-                        }
-                        break;
-                    }
-                    Err(ApiError::Network(_)) => break,
-                }
+    let send = Callback::new({
+        let accept = accept.clone();
+        move |(mv, action): (Option<Cell>, Option<&'static str>)| {
+            let (Some(seat), Some(mut view)) = (held.get_untracked(), room.get_untracked()) else { return };
+            if acting.get_untracked() {
+                return;
             }
-            pending.set(None);
-            wake.update(|w| *w += 1);
-        });
-    };
+            acting.set(true);
+            confirm_resign.set(false);
+            let id = room_id();
+            let accept = accept.clone();
+            spawn_local(async move {
+                let body = mv.map(|cell| serde_json::to_value(cell).unwrap_or(Value::Null));
+                let mut attempt = 0;
+                loop {
+                    match api::act(&id, &seat.token, view.version, body.clone(), action).await {
+                        Ok(next) => {
+                            offline.set(false);
+                            notice.set(None);
+                            accept(next);
+                            break;
+                        }
+                        Err(ApiError::Network(_)) if attempt < 6 => {
+                            offline.set(true);
+                            TimeoutFuture::new(retry_delay_ms(attempt)).await;
+                            attempt += 1;
+                        }
+                        Err(ApiError::Refused { code, room: current, reason, message, .. }) => {
+                            offline.set(false);
+                            if let Some(current) =
+                                current.as_ref().filter(|c| code == "version_conflict" && rebase(&view, c))
+                            {
+                                view = (**current).clone();
+                                continue;
+                            }
+                            // After a lost answer, the first attempt may have landed: then this is no error.
+                            let landed = attempt > 0
+                                && current.as_ref().is_some_and(|r| {
+                                    r.version == view.version + 1
+                                        && match action {
+                                            None => body.as_ref() == r.moves.last(),
+                                            Some("resign") => {
+                                                r.result().is_some_and(|(_, reason)| reason == "resigned")
+                                            }
+                                            Some(_) => r.game_number == view.game_number + 1,
+                                        }
+                                });
+                            if let Some(current) = current {
+                                accept(*current);
+                            }
+                            if !landed {
+                                notice.set(Some(notice_for(&code, reason)));
+                            }
+                            let _ = message;
+                            break;
+                        }
+                        Err(ApiError::Network(_)) => break,
+                    }
+                }
+                pending.set(None);
+                acting.set(false);
+                wake.update(|w| *w += 1);
+            });
+        }
+    });
 
     let on_tap = Callback::new(move |cell: Cell| {
         if step.get_untracked().is_some() {
@@ -213,13 +284,14 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
             None => {
                 notice.set(None);
                 pending.set(Some(cell));
-                send(Some(cell), None);
+                send.run((Some(cell), None));
             }
         }
     });
 
-    let take_seat = move |seat: u8| {
+    let take_seat = Callback::new(move |seat: u8| {
         let id = room_id();
+        let accept = accept.clone();
         spawn_local(async move {
             match api::join(&id, Some(seat), None, &storage::player_name()).await {
                 Ok(joined) => {
@@ -230,13 +302,11 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                     }
                     accept(joined.room);
                 }
-                Err(ApiError::Refused { reason, message, .. }) => {
-                    notice.set(Some(Notice::Refused(reason.unwrap_or(message))))
-                }
+                Err(ApiError::Refused { code, reason, .. }) => notice.set(Some(notice_for(&code, reason))),
                 Err(_) => offline.set(true),
             }
         });
-    };
+    });
 
     let shown_count = Memo::new(move |_| step.get().unwrap_or(usize::MAX).min(live_moves.with(Vec::len)));
     let shown = Memo::new(move |_| live_moves.with(|m| position(m, shown_count.get())));
@@ -294,7 +364,7 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
             .map(|s| {
                 let (seat, colour) = (s.seat, Seat::from_number(s.colour).unwrap_or(Seat::One));
                 view! {
-                    <button class=format!("button seat-{}", colour.number()) id=format!("take-seat-{seat}") on:click=move |_| take_seat(seat)>
+                    <button class=format!("button seat-{}", colour.number()) id=format!("take-seat-{seat}") on:click=move |_| take_seat.run(seat)>
                         {move || i18n.t_with("take-seat", &[("player", i18n.t(colour_id(colour)).into())])}
                     </button>
                 }
@@ -343,18 +413,21 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                         Notice::Refused(reason) => {
                             let key = format!("illegal-{reason}");
                             let text = crate::i18n::format(i18n.lang.get(), &key, &[]);
-                            let text = if text == key { reason } else { text };
-                            i18n.t_with("move-refused", &[("reason", text.into())])
+                            // A rule reason this version of the site does not know yet.
+                            if text == key { i18n.t("server-error") } else { i18n.t_with("move-refused", &[("reason", text.into())]) }
                         }
                     })}
                 </p>
                 <Replay moves=live_moves step=step />
                 <div class="actions">
                     <Show when=move || held.get().is_some() && !over.get()>
-                        <button class="button" id="resign" on:click=move |_| send(None, Some("resign"))>{move || i18n.t("resign")}</button>
+                        <button class="button" id="resign" disabled=move || acting.get()
+                            on:click=move |_| if confirm_resign.get_untracked() { send.run((None, Some("resign"))) } else { confirm_resign.set(true) }>
+                            {move || if confirm_resign.get() { i18n.t("resign-confirm") } else { i18n.t("resign") }}
+                        </button>
                     </Show>
                     <Show when=move || held.get().is_some() && over.get()>
-                        <button class="button primary" id="rematch" on:click=move |_| send(None, Some("rematch"))>{move || i18n.t("rematch")}</button>
+                        <button class="button primary" id="rematch" disabled=move || acting.get() on:click=move |_| send.run((None, Some("rematch")))>{move || i18n.t("rematch")}</button>
                     </Show>
                     <SaveButton game=shown names=names />
                 </div>
