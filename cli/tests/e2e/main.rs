@@ -81,6 +81,18 @@ async fn take_seat(client: &Client, server: &Server, room: &str, seat: u8) {
     .await;
 }
 
+/// Two browsers seated in a new room, red having opened at the centre and blue having seen it.
+async fn opened_game(driver: &Driver, server: &Server) -> (Client, Client) {
+    let room = room_code();
+    let (red, blue) = (driver.browser().await, driver.browser().await);
+    take_seat(&red, server, &room, 1).await;
+    take_seat(&blue, server, &room, 2).await;
+    click(&red, "#cell-40").await;
+    wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
+        .await;
+    (red, blue)
+}
+
 fn room_code() -> String {
     format!("e2e{:08x}", rand::random::<u32>())
 }
@@ -151,13 +163,7 @@ async fn two_players_finish_an_online_game_while_a_third_watches() {
 async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
     let _one = exclusive();
     let (server, driver) = (Server::start(), Driver::start());
-    let room = room_code();
-    let (red, blue) = (driver.browser().await, driver.browser().await);
-    take_seat(&red, &server, &room, 1).await;
-    take_seat(&blue, &server, &room, 2).await;
-    click(&red, "#cell-40").await;
-    wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
-        .await;
+    let (red, blue) = opened_game(&driver, &server).await;
     red.refresh().await.unwrap();
     wait_until(&red, "return !!document.querySelector('.board')", 10, "the board after reload").await;
     wait_until(
@@ -193,13 +199,7 @@ async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
 async fn an_illegal_tap_sends_no_request_and_says_why() {
     let _one = exclusive();
     let (server, driver) = (Server::start(), Driver::start());
-    let room = room_code();
-    let (red, blue) = (driver.browser().await, driver.browser().await);
-    take_seat(&red, &server, &room, 1).await;
-    take_seat(&blue, &server, &room, 2).await;
-    click(&red, "#cell-40").await;
-    wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
-        .await;
+    let (red, blue) = opened_game(&driver, &server).await;
     let count_puts = "window.__puts = 0; const original = window.fetch; window.fetch = (input, init) => { \
         const method = (init && init.method) || (input && input.method) || 'GET'; \
         if (method.toUpperCase() === 'PUT') window.__puts++; return original(input, init); }; return true";
@@ -258,13 +258,7 @@ async fn the_keyboard_plays_and_320_pixels_still_fit() {
 async fn a_lost_connection_is_shown_and_recovers_by_itself() {
     let _one = exclusive();
     let (mut server, driver) = (Server::start(), Driver::start());
-    let room = room_code();
-    let (red, blue) = (driver.browser().await, driver.browser().await);
-    take_seat(&red, &server, &room, 1).await;
-    take_seat(&blue, &server, &room, 2).await;
-    click(&red, "#cell-40").await;
-    wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
-        .await;
+    let (red, blue) = opened_game(&driver, &server).await;
     server.stop();
     wait_until(&red, "return !!document.getElementById('connection-lost')", 10, "the connection-lost notice").await;
     assert_eq!(text(&red, "#connection-lost").await, "Connection lost, retrying…");

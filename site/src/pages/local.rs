@@ -4,10 +4,10 @@ use leptos::prelude::*;
 use tabula_core::popucom::{Cell, Popucom};
 use tabula_core::Game;
 
-use super::{engine_result, position};
+use super::{engine_result, shown, Shown};
 use crate::board::{Board, Replay, Status};
 use crate::i18n::use_i18n;
-use crate::logic::{changes, refusal, Changes};
+use crate::logic::refusal;
 use crate::screenshot::SaveButton;
 
 #[component]
@@ -16,13 +16,7 @@ pub fn LocalGame() -> impl IntoView {
     let moves = RwSignal::new(Vec::<Cell>::new());
     let step = RwSignal::new(None::<usize>);
     let message = RwSignal::new(None::<&'static str>);
-    let shown_count = Memo::new(move |_| step.get().unwrap_or(usize::MAX).min(moves.with(Vec::len)));
-    let shown = Memo::new(move |_| moves.with(|m| position(m, shown_count.get())));
-    let shown_changes = Memo::new(move |_| match shown_count.get() {
-        0 => Changes::default(),
-        n => changes(&moves.with(|m| position(m, n - 1)), &shown.get()),
-    });
-    let last_move = Signal::derive(move || moves.with(|m| m[..shown_count.get()].last().copied()));
+    let Shown { game: shown, changes: shown_changes, last_move } = shown(move || moves.get(), step);
     let on_tap = Callback::new(move |cell: Cell| {
         if step.get_untracked().is_some() {
             step.set(None);

@@ -12,11 +12,11 @@ use serde_json::Value;
 use tabula_core::popucom::{Cell, Popucom};
 use tabula_core::{Game, Seat};
 
-use super::position;
+use super::{position, shown, Shown};
 use crate::api::{self, ApiError, Fetched, RoomView};
 use crate::board::{Board, Replay, Status};
 use crate::i18n::use_i18n;
-use crate::logic::{changes, colour_id, poll_delay_ms, refusal, retry_delay_ms, Changes};
+use crate::logic::{colour_id, poll_delay_ms, refusal, retry_delay_ms};
 use crate::screenshot::SaveButton;
 use crate::storage::{self, HeldSeat};
 
@@ -308,13 +308,7 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
         });
     });
 
-    let shown_count = Memo::new(move |_| step.get().unwrap_or(usize::MAX).min(live_moves.with(Vec::len)));
-    let shown = Memo::new(move |_| live_moves.with(|m| position(m, shown_count.get())));
-    let shown_changes = Memo::new(move |_| match shown_count.get() {
-        0 => Changes::default(),
-        n => changes(&live_moves.with(|m| position(m, n - 1)), &shown.get()),
-    });
-    let last_move = Signal::derive(move || live_moves.with(|m| m[..shown_count.get()].last().copied()));
+    let Shown { game: shown, changes: shown_changes, last_move } = shown(move || live_moves.get(), step);
     let result = Signal::derive(move || {
         if step.get().is_some() {
             return super::engine_result(&shown.get());
