@@ -164,15 +164,6 @@ async fn post_room(
         }
     };
 
-    if let Some(token) = request.token {
-        let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
-        let loaded = room.load()?;
-        return Ok(with_etag(
-            &loaded,
-            StatusCode::OK,
-            json!({"room": loaded.view(), "seat": seat.number(), "token": token}),
-        ));
-    }
     let Some(seat) = request.seat else {
         let loaded = room.load()?;
         return Ok(with_etag(&loaded, StatusCode::OK, json!({"room": loaded.view(), "seat": null, "token": null})));
@@ -221,7 +212,8 @@ fn illegal(reason: &'static str, message: impl Into<String>) -> ApiError {
     ApiError::IllegalMove { reason, message: message.into() }
 }
 
-/// The room after `action` by `seat`, or why the rules refuse it. Works on a copy.
+/// The room after `action` by `seat`, or why the rules refuse it. Works on a copy. `mv` is already
+/// in the game's canonical shape.
 fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -> Result<Room, ApiError> {
     let mut next = current.room.clone();
     let colour = next.colour_of(seat);
@@ -236,12 +228,11 @@ fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -
             if mover != Some(colour) {
                 return Err(illegal("not_your_turn", "it is not your turn"));
             }
-            let normalized = game.normalize_move(mv).map_err(|e| ApiError::BadRequest(e.to_string()))?;
             game.play(mv).map_err(|e| match e {
                 MoveError::Malformed(message) => ApiError::BadRequest(message),
                 MoveError::Illegal { code, message } => illegal(code, message),
             })?;
-            next.moves.push(normalized);
+            next.moves.push(mv.clone());
         }
         Action::Resign => {
             if current.is_over() {
@@ -298,14 +289,13 @@ async fn play(app: &AppState, room: Room, request: &PlayRequest, action: Action)
     let current = room.load()?;
     // A malformed move is a bad request: judged as soon as the room says which game it is for,
     // before the seat and the version.
-    if let Some(mv) = &request.mv {
-        current.game.normalize_move(mv).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    }
+    let mv = request.mv.as_ref().map(|mv| current.game.normalize_move(mv)).transpose();
+    let mv = mv.map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let seat = current.room.seat_for_token(&request.token).ok_or(ApiError::NotAPlayer)?;
     if current.room.version != request.version {
         return Err(conflict(request.version, &current));
     }
-    let next = apply(&current, seat, action, request.mv.as_ref())?;
+    let next = apply(&current, seat, action, mv.as_ref())?;
     if !app.store.replace(&next, request.version).await? {
         return Ok(None);
     }

@@ -1,44 +1,16 @@
-//! Headless Chromium through chromedriver (Debian's `chromium` and `chromium-driver`), and the real
-//! `tabula serve` with the built site, each on a free loopback port, stopped when dropped.
+//! Headless Chromium through chromedriver (Debian's `chromium` and `chromium-driver`) on a free
+//! loopback port, stopped when dropped, and where the built site is.
 
-use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
+use crate::common::{free_port, wait_for_port, Process};
+
 pub const HINT: &str = "`cargo xtask test` builds the site and installs chromium and chromium-driver";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-fn wait_for_port(port: u16, what: &str) {
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "{what} never listened on {port}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `tabula serve` with the built site and a fresh rooms file.
-pub struct Server {
-    process: Option<Process>,
-    pub base: String,
-    port: u16,
-    data: PathBuf,
-}
 
 pub fn site_dist() -> PathBuf {
     let dist = std::env::var_os("TABULA_SITE_DIST")
@@ -46,39 +18,6 @@ pub fn site_dist() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../site/dist"));
     assert!(dist.join("index.html").is_file(), "the site is not built at {}; {HINT}", dist.display());
     dist
-}
-
-impl Server {
-    pub fn start() -> Server {
-        let port = free_port();
-        let data = std::env::temp_dir().join(format!("tabula-e2e-{}-{port}.db", std::process::id()));
-        let mut server = Server { process: None, base: format!("http://127.0.0.1:{port}"), port, data };
-        server.restart();
-        server
-    }
-
-    /// Stops the server (the page loses its connection); `restart` brings it back on the same port
-    /// with the same rooms.
-    pub fn stop(&mut self) {
-        self.process = None;
-    }
-
-    pub fn restart(&mut self) {
-        let (port, data) = (self.port, &self.data);
-        let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(["serve", "--port", &port.to_string(), "--data"])
-            .arg(data)
-            .arg("--site")
-            .arg(site_dist())
-            .env_remove("SUPABASE_URL")
-            .env_remove("SUPABASE_REST_URL")
-            .env_remove("RATE_LIMIT_PER_MINUTE")
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("tabula serve starts");
-        self.process = Some(Process(child));
-        wait_for_port(port, "tabula serve");
-    }
 }
 
 /// One chromedriver; each `browser()` is a separate Chromium profile (a separate player).

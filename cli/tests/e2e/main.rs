@@ -2,6 +2,8 @@
 //! scenarios of the site's acceptance. One scenario at a time (browsers are heavy on 2 cores).
 
 mod browser;
+#[path = "../common/mod.rs"]
+mod common;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -13,7 +15,8 @@ use serde_json::Value;
 use tabula_core::popucom::{Cell, Popucom};
 use tabula_core::{Game, Seat};
 
-use browser::{board, click, js, screenshot, text, wait_until, Driver, Server};
+use browser::{board, click, js, screenshot, site_dist, text, wait_until, Driver};
+use common::Server;
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -100,7 +103,7 @@ fn room_code() -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_local_game_played_to_the_end_shows_the_right_winner() {
     let _one = exclusive();
-    let (server, driver) = (Server::start(), Driver::start());
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&server.base).await.unwrap();
     assert_eq!(js(&client, "return window.innerWidth").await, Value::from(375), "a 375 px wide viewport");
@@ -129,7 +132,7 @@ async fn a_local_game_played_to_the_end_shows_the_right_winner() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_finish_an_online_game_while_a_third_watches() {
     let _one = exclusive();
-    let (server, driver) = (Server::start(), Driver::start());
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = room_code();
     let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
     take_seat(&red, &server, &room, 1).await;
@@ -162,7 +165,7 @@ async fn two_players_finish_an_online_game_while_a_third_watches() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
     let _one = exclusive();
-    let (server, driver) = (Server::start(), Driver::start());
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     red.refresh().await.unwrap();
     wait_until(&red, "return !!document.querySelector('.board')", 10, "the board after reload").await;
@@ -198,7 +201,7 @@ async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_illegal_tap_sends_no_request_and_says_why() {
     let _one = exclusive();
-    let (server, driver) = (Server::start(), Driver::start());
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     let count_puts = "window.__puts = 0; const original = window.fetch; window.fetch = (input, init) => { \
         const method = (init && init.method) || (input && input.method) || 'GET'; \
@@ -221,7 +224,7 @@ async fn an_illegal_tap_sends_no_request_and_says_why() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_keyboard_plays_and_320_pixels_still_fit() {
     let _one = exclusive();
-    let (server, driver) = (Server::start(), Driver::start());
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.set_window_size(320, 640).await.unwrap();
     client.goto(&format!("{}/local", server.base)).await.unwrap();
@@ -257,7 +260,7 @@ async fn the_keyboard_plays_and_320_pixels_still_fit() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_connection_is_shown_and_recovers_by_itself() {
     let _one = exclusive();
-    let (mut server, driver) = (Server::start(), Driver::start());
+    let (mut server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     server.stop();
     wait_until(&red, "return !!document.getElementById('connection-lost')", 10, "the connection-lost notice").await;

@@ -1,0 +1,71 @@
+//! `tabula serve` as the tests run it: the real binary on a free loopback port with its own rooms
+//! file, stopped when dropped, and restartable on the same port with the same rooms.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+pub fn wait_for_port(port: u16, what: &str) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(20), "{what} never listened on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+pub struct Process(pub Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `tabula serve` with a site folder (built or not) and a fresh rooms file.
+pub struct Server {
+    process: Option<Process>,
+    pub base: String,
+    port: u16,
+    data: PathBuf,
+    site: PathBuf,
+}
+
+impl Server {
+    pub fn start(site: PathBuf) -> Server {
+        let port = free_port();
+        let data = std::env::temp_dir().join(format!("tabula-test-{}-{port}.db", std::process::id()));
+        let _ = std::fs::remove_file(&data);
+        let mut server = Server { process: None, base: format!("http://127.0.0.1:{port}"), port, data, site };
+        server.restart();
+        server
+    }
+
+    /// Stops the server (the page loses its connection); `restart` brings it back on the same port
+    /// with the same rooms.
+    pub fn stop(&mut self) {
+        self.process = None;
+    }
+
+    pub fn restart(&mut self) {
+        let (port, data) = (self.port, &self.data);
+        let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(["serve", "--port", &port.to_string(), "--data"])
+            .arg(data)
+            .arg("--site")
+            .arg(&self.site)
+            .env_remove("SUPABASE_URL")
+            .env_remove("SUPABASE_REST_URL")
+            .env_remove("RATE_LIMIT_PER_MINUTE")
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("tabula serve starts");
+        self.process = Some(Process(child));
+        wait_for_port(port, "tabula serve");
+    }
+}
