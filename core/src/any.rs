@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::edges::Edges;
 use crate::game::{ConfigError, Game, Rejection, Seat, Status};
 use crate::popucom::Popucom;
 
@@ -15,14 +16,16 @@ use crate::popucom::Popucom;
 #[serde(rename_all = "lowercase")]
 pub enum GameKind {
     Popucom,
+    Edges,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::Popucom];
+    pub const ALL: [GameKind; 2] = [GameKind::Popucom, GameKind::Edges];
 
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Popucom => "popucom",
+            GameKind::Edges => "edges",
         }
     }
 
@@ -30,6 +33,7 @@ impl GameKind {
     pub fn new_game(self, config: &Value) -> Result<AnyGame, ConfigError> {
         match self {
             GameKind::Popucom => AnyGame::new::<Popucom>(config),
+            GameKind::Edges => AnyGame::new::<Edges>(config),
         }
     }
 

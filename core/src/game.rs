@@ -56,6 +56,29 @@ impl<'de> Deserialize<'de> for Seat {
     }
 }
 
+/// One value per seat, as JSON `{"1": a, "2": b}` (scores, supplies, ...).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BySeat<T>(pub [T; 2]);
+
+impl<T> BySeat<T> {
+    pub fn from_fn(f: impl FnMut(Seat) -> T) -> Self {
+        BySeat(Seat::ALL.map(f))
+    }
+}
+
+impl<T: Serialize> Serialize for BySeat<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Repr<'a, T> {
+            #[serde(rename = "1")]
+            one: &'a T,
+            #[serde(rename = "2")]
+            two: &'a T,
+        }
+        Repr { one: &self.0[0], two: &self.0[1] }.serialize(s)
+    }
+}
+
 /// How a finished game ended. `reason` is a stable machine-readable code such as `moves_exhausted`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {

@@ -26,8 +26,9 @@
 //! ```
 
 mod any;
+pub mod edges;
 mod game;
 pub mod popucom;
 
 pub use any::{AnyGame, AnyReplayError, GameKind, MoveError, UnknownGame};
-pub use game::{ConfigError, Game, Outcome, Rejection, ReplayError, ReplayFailure, Seat, Status};
+pub use game::{BySeat, ConfigError, Game, Outcome, Rejection, ReplayError, ReplayFailure, Seat, Status};

@@ -25,7 +25,9 @@ fn check_file(kind: GameKind, file: &str) -> usize {
     for (line_no, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let game: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{file}:{}: {e}", line_no + 1));
         let label = format!("{file}:{} (seed {})", line_no + 1, game["seed"]);
-        let moves = game["moves"].as_array().unwrap_or_else(|| panic!("{label}: no moves"));
+        // POPUCOM's files call the list `moves`, Edges & Blocks' `actions`.
+        let moves = game.get("moves").or(game.get("actions")).and_then(Value::as_array);
+        let moves = moves.unwrap_or_else(|| panic!("{label}: no moves"));
         let expected = game["steps"].as_array().unwrap_or_else(|| panic!("{label}: no steps"));
         let config = game.get("config").cloned().unwrap_or(Value::Null);
         let ours = kind.replay_steps(&config, moves).unwrap_or_else(|e| panic!("{label}: {e}"));
@@ -60,5 +62,17 @@ fn popucom_public_games_match_every_step() {
 #[test]
 fn popucom_crafted_games_match_every_step() {
     let steps = check_file(GameKind::Popucom, "popucom-crafted.jsonl");
+    assert!(steps > 0);
+}
+
+#[test]
+fn edges_public_games_match_every_step() {
+    let steps = check_file(GameKind::Edges, "edges-public.jsonl");
+    assert!(steps > 30_000, "only {steps} steps compared");
+}
+
+#[test]
+fn edges_scenarios_match_every_step() {
+    let steps = check_file(GameKind::Edges, "edges-scenarios.jsonl");
     assert!(steps > 0);
 }

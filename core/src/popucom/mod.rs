@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use cells::AXES;
 pub use cells::{Cell, Cells, CELL_COUNT, SIZE};
 
-use crate::game::{ConfigError, Game, Outcome, Rejection, Seat, Status};
+use crate::game::{BySeat, ConfigError, Game, Outcome, Rejection, Seat, Status};
 use crate::GameKind;
 
 /// The game ends after this many moves (25 per player).
@@ -137,15 +137,7 @@ impl Popucom {
 pub struct PopucomView {
     #[serde(flatten)]
     state: Popucom,
-    scores: Scores,
-}
-
-#[derive(Serialize)]
-struct Scores {
-    #[serde(rename = "1")]
-    one: u32,
-    #[serde(rename = "2")]
-    two: u32,
+    scores: BySeat<u32>,
 }
 
 impl Game for Popucom {
@@ -207,7 +199,6 @@ impl Game for Popucom {
     }
 
     fn view(&self) -> PopucomView {
-        let scores = Scores { one: self.score(Seat::One), two: self.score(Seat::Two) };
-        PopucomView { state: self.clone(), scores }
+        PopucomView { state: self.clone(), scores: BySeat::from_fn(|seat| self.score(seat)) }
     }
 }
