@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{ensure, Result};
 use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
+use tabula_core::edges::{Edges, EdgesConfig};
 use tabula_core::popucom::Popucom;
 use tabula_core::{Game, GameKind, Seat};
 
@@ -27,11 +28,26 @@ fn popucom_playout(rng: &mut SmallRng, tally: &mut Tally) {
     }
 }
 
+/// Edges & Blocks games need not end: like the reference vectors, a playout stops after 200 actions.
+fn edges_playout(rng: &mut SmallRng, tally: &mut Tally) {
+    let mut game = Edges::new(EdgesConfig::default()).expect("the default config is valid");
+    for _ in 0..200 {
+        let legal = game.legal_moves();
+        let Some(mv) = legal.get(rng.random_range(0..legal.len().max(1))) else { break };
+        game.play_unchecked(mv);
+    }
+    tally.playouts += 1;
+    if let Some(winner) = game.status().outcome().and_then(|o| o.winner) {
+        tally.wins[winner.index()] += 1;
+    }
+}
+
 pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
     ensure!(seconds > 0.0 && seconds.is_finite(), "--seconds must be a positive number");
     ensure!(rounds > 0, "--rounds must be at least 1");
     let playout = match kind {
         GameKind::Popucom => popucom_playout,
+        GameKind::Edges => edges_playout,
     };
     let round_time = Duration::from_secs_f64(seconds / rounds as f64);
     let mut rates = Vec::new();

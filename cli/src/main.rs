@@ -19,9 +19,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Read JSON Lines games ({"moves": [...]}) on stdin; write each with the `steps` our engine computes.
+    /// Read JSON Lines games ({"moves": [...]} or {"actions": [...]}) on stdin; write each with the `steps`
+    /// our engine computes.
     Replay {
-        /// The game the lines are for (popucom).
+        /// The game the lines are for (popucom, edges).
         game: GameKind,
     },
     /// Time uniform random playouts from the start to the end on one thread.

@@ -43,6 +43,39 @@ fn replay_reproduces_the_reference_files_exactly() {
 }
 
 #[test]
+fn replay_edges_reproduces_the_reference_files_exactly() {
+    for name in ["edges-public.jsonl", "edges-scenarios.jsonl"] {
+        let input = std::fs::read_to_string(vector_file(name)).unwrap();
+        let expected: Vec<Value> = input.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let stripped: String = expected
+            .iter()
+            .map(|game| serde_json::json!({"seed": game["seed"], "actions": game["actions"]}).to_string() + "\n")
+            .collect();
+        let output = tabula().args(["replay", "edges"]).write_stdin(stripped).assert().success();
+        let ours = output_lines(&output.get_output().stdout);
+        assert_eq!(ours.len(), expected.len(), "{name}: one output line per game");
+        for (our_game, their_game) in ours.iter().zip(&expected) {
+            assert_eq!(our_game["steps"], their_game["steps"], "{name}: seed {}", their_game["seed"]);
+            assert_eq!(our_game["actions"], their_game["actions"], "the input's fields pass through");
+        }
+    }
+}
+
+#[test]
+fn replay_edges_ends_a_game_at_a_refused_action() {
+    let input = r#"{"actions": [{"type":"place","player":0,"edge":3},{"type":"place","player":1,"edge":3}]}
+{"actions": [{"type":"pass","player":1}]}
+{"config": {"size": 4, "cells_to_win": 2, "supply": [1, 1]}, "actions": [{"type":"place","edge":31}]}
+"#;
+    let output = tabula().args(["replay", "edges"]).write_stdin(input).assert().success();
+    let games = output_lines(&output.get_output().stdout);
+    assert_eq!(games[0]["steps"][1]["error"]["code"], "occupied");
+    assert_eq!(games[1]["steps"][0]["error"]["code"], "not_your_turn");
+    assert_eq!(games[2]["steps"][0]["edges"], format!("{}0", ".".repeat(31)), "options come from `config`");
+    assert_eq!(games[2]["steps"][0]["supply"], serde_json::json!([0, 1]));
+}
+
+#[test]
 fn an_illegal_move_ends_that_games_steps_with_an_error() {
     let input = "{\"moves\": [[4,4],[4,4],[0,0]]}\n{\"moves\": [[0,0]]}\n";
     let output = tabula().args(["replay", "popucom"]).write_stdin(input).assert().success();

@@ -156,14 +156,13 @@ fn result_code(result: &Option<Outcome>) -> i8 {
 }
 
 #[derive(Serialize)]
-struct StateOut<'a> {
+struct StateOut {
     edges: String,
     cells: String,
     supply: [u32; 2],
     to_move: Player,
     result: i8,
     ev: [u32; 9],
-    config: &'a EdgesConfig,
 }
 
 #[derive(Deserialize)]
@@ -176,8 +175,10 @@ struct StateIn {
     result: i8,
     #[serde(default)]
     ev: [u32; 9],
+    /// Not written (the vectors' steps have no such field); without it the options are the
+    /// defaults for the board size the `cells` string implies.
     #[serde(default)]
-    config: EdgesConfig,
+    config: Option<EdgesConfig>,
 }
 
 impl Serialize for Edges {
@@ -189,7 +190,6 @@ impl Serialize for Edges {
             to_move: Player(self.to_move),
             result: result_code(&self.result),
             ev: self.events.to_array(),
-            config: &self.config,
         }
         .serialize(s)
     }
@@ -198,7 +198,11 @@ impl Serialize for Edges {
 impl<'de> Deserialize<'de> for Edges {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let state = StateIn::deserialize(d)?;
-        let mut game = Edges::new(state.config).map_err(D::Error::custom)?;
+        let config = state.config.unwrap_or_else(|| {
+            let size = (1..=12).find(|n| n * n >= state.cells.len()).unwrap_or(0);
+            EdgesConfig { size, ..EdgesConfig::default() }
+        });
+        let mut game = Edges::new(config).map_err(D::Error::custom)?;
         let torus = game.torus;
         game.edges = parse_marks(&state.edges, torus.edge_count(), "edges").map_err(D::Error::custom)?;
         game.owners = parse_marks(&state.cells, torus.cell_count(), "cells").map_err(D::Error::custom)?;
