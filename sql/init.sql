@@ -25,6 +25,10 @@ create table if not exists public.rooms (
     updated_at       timestamptz not null default now()
 );
 
+-- Added after the first release (so also for tables created before it): the seat that asked to take
+-- back the last two moves, until the other seat answers or someone plays.
+alter table public.rooms add column if not exists takeback smallint check (takeback in (1, 2));
+
 -- The idle-room cleanup scans by last activity.
 create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
 
@@ -87,3 +91,6 @@ end
 $$;
 
 commit;
+
+-- PostgREST caches the schema: have it see columns added above.
+notify pgrst, 'reload schema';

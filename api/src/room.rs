@@ -49,6 +49,8 @@ pub struct Room {
     pub game_number: i64,
     /// The colour that resigned the current game.
     pub resigned: Option<Seat>,
+    /// The seat (not colour) asking to take back the last two moves, until answered or a move is made.
+    pub takeback: Option<Seat>,
     /// Seat 1 and seat 2.
     pub seats: [SeatHolder; 2],
     pub created_at: DateTime<Utc>,
@@ -71,6 +73,7 @@ impl Room {
             version: 0,
             game_number: 0,
             resigned: None,
+            takeback: None,
             seats: Default::default(),
             created_at: now,
             updated_at: now,
@@ -154,6 +157,7 @@ impl LoadedRoom {
             "version": room.version,
             "gameNumber": room.game_number,
             "seats": seats,
+            "takeback": room.takeback.map(Seat::number),
             "createdAt": timestamp(room.created_at),
             "updatedAt": timestamp(room.updated_at),
         })

@@ -1,4 +1,4 @@
-//! `/api/game` (GET a room, POST create/join, PUT play/resign/rematch) and `/api/cron`.
+//! `/api/game` (GET a room, POST create/join, PUT play/resign/rematch/takeback) and `/api/cron`.
 //! Thin glue: validate, authenticate the seat, let `core/` judge the move, compare-and-swap.
 //! Checks run in a fixed order so a racing loser always sees 409: body, room, token, version, rules.
 
@@ -190,11 +190,16 @@ async fn post_room(
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 enum Action {
     Move,
     Resign,
     Rematch,
+    /// Ask to take back the last two moves (one of each side); the other seat must accept.
+    Takeback,
+    AcceptTakeback,
+    /// The other seat refuses, or the asking seat withdraws.
+    DeclineTakeback,
 }
 
 #[derive(Deserialize)]
@@ -217,6 +222,8 @@ fn illegal(reason: &'static str, message: impl Into<String>) -> ApiError {
 fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -> Result<Room, ApiError> {
     let mut next = current.room.clone();
     let colour = next.colour_of(seat);
+    // Any other change of the game answers a pending takeback request by making it stale.
+    next.takeback = None;
     match action {
         Action::Move => {
             let mv = mv.ok_or_else(|| ApiError::BadRequest("move is required".into()))?;
@@ -248,6 +255,31 @@ fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -
             next.resigned = None;
             next.game_number += 1;
         }
+        Action::Takeback => {
+            if current.room.resigned.is_some() {
+                return Err(illegal("game_over", "a resigned game cannot be taken back"));
+            }
+            if current.room.takeback.is_some() {
+                return Err(illegal("takeback_pending", "a takeback request is already waiting for an answer"));
+            }
+            if current.room.moves.len() < 2 {
+                return Err(illegal("nothing_to_take_back", "a takeback needs a move of each side to undo"));
+            }
+            next.takeback = Some(seat);
+        }
+        Action::AcceptTakeback => {
+            if current.room.takeback != Some(seat.other()) {
+                return Err(illegal("no_takeback_request", "the other seat has not asked for a takeback"));
+            }
+            next.moves.truncate(current.room.moves.len() - 2);
+            // The shorter list must replay (it does: it is a prefix of a valid game); checked anyway.
+            current.room.game.replay(&next.config, &next.moves).map_err(ApiError::internal)?;
+        }
+        Action::DeclineTakeback => {
+            if current.room.takeback.is_none() {
+                return Err(illegal("no_takeback_request", "there is no takeback request to answer"));
+            }
+        }
     }
     next.version += 1;
     next.updated_at = now();
@@ -263,7 +295,7 @@ async fn put_room(State(app): State<AppState>, JsonBody(request): JsonBody<PlayR
         (None | Some(Action::Move), Some(_)) => Action::Move,
         (None | Some(Action::Move), None) => return Err(ApiError::BadRequest("move is required".into())),
         (Some(action), None) => action,
-        (Some(_), Some(_)) => return Err(ApiError::BadRequest("a resign or rematch carries no move".into())),
+        (Some(_), Some(_)) => return Err(ApiError::BadRequest("only a move action carries a move".into())),
     };
     // Fast path: the room as this instance last saw it, if at the client's version. Only a
     // successful compare-and-swap is taken from it; anything else is redone from a fresh load.

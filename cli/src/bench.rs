@@ -8,13 +8,29 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tabula_core::edges::{Edges, EdgesConfig};
 use tabula_core::popucom::Popucom;
-use tabula_core::{Game, GameKind, Seat};
+use tabula_core::{Game, GameKind, Seat, Status};
 
 /// Wins per seat and draws, so the playouts' results are used (and shown as a sanity check).
 #[derive(Default)]
 struct Tally {
     playouts: u64,
     wins: [u64; 2],
+    /// Playouts cut off before the game ended.
+    unfinished: u64,
+}
+
+impl Tally {
+    fn record(&mut self, status: Status) {
+        self.playouts += 1;
+        match status.outcome() {
+            None => self.unfinished += 1,
+            Some(outcome) => {
+                if let Some(winner) = outcome.winner {
+                    self.wins[winner.index()] += 1;
+                }
+            }
+        }
+    }
 }
 
 fn popucom_playout(rng: &mut SmallRng, tally: &mut Tally) {
@@ -22,10 +38,7 @@ fn popucom_playout(rng: &mut SmallRng, tally: &mut Tally) {
     while let Some(cell) = game.random_move(rng) {
         game.play_unchecked(&cell);
     }
-    tally.playouts += 1;
-    if let Some(winner) = game.status().outcome().and_then(|o| o.winner) {
-        tally.wins[winner.index()] += 1;
-    }
+    tally.record(game.status());
 }
 
 /// Edges & Blocks games need not end: like the reference vectors, a playout stops after 200 actions.
@@ -36,10 +49,7 @@ fn edges_playout(rng: &mut SmallRng, tally: &mut Tally) {
         let Some(mv) = legal.get(rng.random_range(0..legal.len().max(1))) else { break };
         game.play_unchecked(mv);
     }
-    tally.playouts += 1;
-    if let Some(winner) = game.status().outcome().and_then(|o| o.winner) {
-        tally.wins[winner.index()] += 1;
-    }
+    tally.record(game.status());
 }
 
 pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
@@ -63,13 +73,14 @@ pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
         }
         let rate = tally.playouts as f64 / start.elapsed().as_secs_f64();
         let share = |n: u64| 100.0 * n as f64 / tally.playouts as f64;
-        let draws = tally.playouts - tally.wins.iter().sum::<u64>();
+        let draws = tally.playouts - tally.wins.iter().sum::<u64>() - tally.unfinished;
         println!(
-            "round {round}: {} playouts, {rate:.0}/s (seat 1 wins {:.1}%, seat 2 {:.1}%, draws {:.1}%)",
+            "round {round}: {} playouts, {rate:.0}/s (seat 1 wins {:.1}%, seat 2 {:.1}%, draws {:.1}%, cut off {:.1}%)",
             tally.playouts,
             share(tally.wins[Seat::One.index()]),
             share(tally.wins[Seat::Two.index()]),
             share(draws),
+            share(tally.unfinished),
         );
         rates.push(rate);
     }

@@ -55,6 +55,7 @@ pub(crate) struct RoomRow {
     pub seat2_token_hash: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    pub takeback: Option<u8>,
 }
 
 impl From<&Room> for RoomRow {
@@ -74,6 +75,7 @@ impl From<&Room> for RoomRow {
             seat2_token_hash: two.token_hash,
             created_at: room.created_at,
             updated_at: room.updated_at,
+            takeback: room.takeback.map(Seat::number),
         }
     }
 }
@@ -86,10 +88,8 @@ impl TryFrom<RoomRow> for Room {
         Ok(Room {
             id: RoomId::parse(&row.room_id).map_err(|_| bad("id"))?,
             game: row.game.parse::<GameKind>().map_err(|_| bad("game"))?,
-            resigned: match row.resigned {
-                None => None,
-                Some(n) => Some(Seat::from_number(n).ok_or_else(|| bad("resigned"))?),
-            },
+            resigned: row.resigned.map(|n| Seat::from_number(n).ok_or_else(|| bad("resigned"))).transpose()?,
+            takeback: row.takeback.map(|n| Seat::from_number(n).ok_or_else(|| bad("takeback"))).transpose()?,
             config: row.config,
             moves: row.moves,
             version: row.version,

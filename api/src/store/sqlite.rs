@@ -29,8 +29,11 @@ CREATE TABLE IF NOT EXISTS rooms (
 CREATE INDEX IF NOT EXISTS rooms_updated_at ON rooms (updated_at);
 ";
 
+/// Columns added after the first release, for files created before them (as in `sql/init.sql`).
+const ADDED_COLUMNS: [(&str, &str); 1] = [("takeback", "INTEGER CHECK (takeback IN (1, 2))")];
+
 const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
-    seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at";
+    seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback";
 
 pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
@@ -62,6 +65,16 @@ impl SqliteStore {
         connection.pragma_update(None, "journal_mode", "WAL").map_err(store_error)?;
         connection.busy_timeout(std::time::Duration::from_secs(5)).map_err(store_error)?;
         connection.execute_batch(SCHEMA).map_err(store_error)?;
+        for (column, definition) in ADDED_COLUMNS {
+            let present: bool = connection
+                .query_row("SELECT count(*) > 0 FROM pragma_table_info('rooms') WHERE name = ?1", [column], |r| r.get(0))
+                .map_err(store_error)?;
+            if !present {
+                connection
+                    .execute_batch(&format!("ALTER TABLE rooms ADD COLUMN {column} {definition}"))
+                    .map_err(store_error)?;
+            }
+        }
         Ok(SqliteStore { connection: Arc::new(Mutex::new(connection)) })
     }
 
@@ -80,7 +93,7 @@ impl SqliteStore {
     }
 }
 
-fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; 13], StoreError> {
+fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; 14], StoreError> {
     Ok([
         Box::new(row.room_id.clone()),
         Box::new(row.game.clone()),
@@ -95,6 +108,7 @@ fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; 13], St
         Box::new(row.seat2_token_hash.clone()),
         Box::new(time_text(row.created_at)),
         Box::new(time_text(row.updated_at)),
+        Box::new(row.takeback),
     ])
 }
 
@@ -120,6 +134,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             seat2_token_hash: row.get(10).map_err(store_error)?,
             created_at: time(created)?,
             updated_at: time(updated)?,
+            takeback: row.get(13).map_err(store_error)?,
         })
     })();
     Ok(parsed)
@@ -142,7 +157,7 @@ impl Store for SqliteStore {
     async fn create(&self, room: &Room) -> Result<bool, StoreError> {
         let values = row_values(&RoomRow::from(room))?;
         self.with(move |db| {
-            let sql = format!("INSERT OR IGNORE INTO rooms ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+            let sql = format!("INSERT OR IGNORE INTO rooms ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
             let params: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
             Ok(db.execute(&sql, params.as_slice()).map_err(store_error)? == 1)
         })
@@ -155,7 +170,7 @@ impl Store for SqliteStore {
             // Every column but the id and the creation time; the WHERE clause is the compare-and-swap.
             let sql = "UPDATE rooms SET game = ?2, config = ?3, moves = ?4, version = ?5, game_number = ?6, \
                 resigned = ?7, seat1_name = ?8, seat1_token_hash = ?9, seat2_name = ?10, seat2_token_hash = ?11, \
-                updated_at = ?13 WHERE room_id = ?1 AND version = ?14 AND created_at = ?12";
+                updated_at = ?13, takeback = ?14 WHERE room_id = ?1 AND version = ?15 AND created_at = ?12";
             let mut params: Vec<&dyn rusqlite::ToSql> =
                 values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
             params.push(&expected);
@@ -170,5 +185,37 @@ impl Store for SqliteStore {
             Ok(db.execute("DELETE FROM rooms WHERE updated_at < ?1", params![cutoff]).map_err(store_error)? as u64)
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tabula_core::{GameKind, Seat};
+
+    use super::*;
+    use crate::room::now;
+
+    #[tokio::test]
+    async fn a_file_from_before_takebacks_gains_the_column_and_keeps_its_rooms() {
+        let old = Connection::open_in_memory().unwrap();
+        old.execute_batch(SCHEMA).unwrap();
+        old.execute(
+            "INSERT INTO rooms (room_id, game, config, moves, version, game_number, created_at, updated_at) \
+             VALUES ('old', 'popucom', '{}', '[{\"row\":4,\"col\":4}]', 3, 0, ?1, ?1)",
+            [time_text(now())],
+        )
+        .unwrap();
+        let store = SqliteStore::with_connection(old).unwrap();
+        let id = RoomId::parse("old").unwrap();
+        let mut room = store.load(&id).await.unwrap().expect("the old room survives");
+        assert_eq!((room.moves.len(), room.takeback), (1, None));
+        room.takeback = Some(Seat::Two);
+        room.version += 1;
+        assert!(store.replace(&room, 3).await.unwrap());
+        assert_eq!(store.load(&id).await.unwrap().unwrap().takeback, Some(Seat::Two));
+        // New rooms are written with the column too.
+        let game = GameKind::Popucom.new_game(&json!({})).unwrap();
+        assert!(store.create(&Room::new(RoomId::parse("new").unwrap(), &game, now())).await.unwrap());
     }
 }

@@ -97,11 +97,18 @@ impl TestApi {
         self.send(self.http.put(self.url()).json(&body)).await
     }
 
-    /// Creates a room with both seats taken; returns the tokens of seat 1 and seat 2.
+    /// Creates a POPUCOM room with both seats taken; returns the tokens of seat 1 and seat 2.
     pub async fn seated_room(&self, room: &str) -> [String; 2] {
+        self.seated_room_of(room, json!({})).await
+    }
+
+    /// Creates a room with both seats taken; `game` holds the request's `game` and `config`, if any.
+    pub async fn seated_room_of(&self, room: &str, game: Value) -> [String; 2] {
         let mut tokens = Vec::new();
         for (seat, name) in [(1, "Ann"), (2, "Bo")] {
-            let reply = self.post(json!({"roomId": room, "seat": seat, "name": name})).await;
+            let mut body = json!({"roomId": room, "seat": seat, "name": name});
+            body.as_object_mut().unwrap().extend(game.as_object().cloned().unwrap_or_default());
+            let reply = self.post(body).await;
             assert_eq!(reply.status, 200, "{}", reply.raw);
             tokens.push(reply.body["token"].as_str().expect("a token for the claimed seat").to_owned());
         }
@@ -110,5 +117,10 @@ impl TestApi {
 
     pub async fn play(&self, room: &str, token: &str, version: i64, mv: Value) -> Reply {
         self.put(json!({"roomId": room, "token": token, "version": version, "move": mv})).await
+    }
+
+    /// A PUT with an `action` and no move (resign, rematch, takeback, ...).
+    pub async fn act(&self, room: &str, token: &str, version: i64, action: &str) -> Reply {
+        self.put(json!({"roomId": room, "token": token, "version": version, "action": action})).await
     }
 }

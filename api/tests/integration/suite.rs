@@ -421,20 +421,6 @@ pub async fn instances_sharing_a_store_never_write_from_a_stale_cache(backend: B
     assert_eq!(moves, json!([{"row": 0, "col": 0}, {"row": 8, "col": 8}, {"row": 1, "col": 1}]));
 }
 
-/// Instantiates every scenario above as a test for each store.
-macro_rules! both_stores {
-    ($($scenario:ident),* $(,)?) => {
-        mod sqlite {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $scenario() { super::$scenario(crate::client::Backend::Sqlite).await } )*
-        }
-        mod postgrest {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $scenario() { super::$scenario(crate::client::Backend::Postgrest).await } )*
-        }
-    };
-}
-
 both_stores!(
     full_games_match_the_engine,
     polling_is_cheap_with_etags,
