@@ -47,7 +47,12 @@ fn undoing_every_reference_action_walks_back_through_every_recorded_state() {
             for index in (0..actions.len()).rev() {
                 game.undo().unwrap();
                 let expected = if index == 0 { &initial } else { &steps[index - 1] };
-                assert_eq!(&as_step(&game, expected), expected, "{file} seed {}: undo of action {index}", record["seed"]);
+                assert_eq!(
+                    &as_step(&game, expected),
+                    expected,
+                    "{file} seed {}: undo of action {index}",
+                    record["seed"]
+                );
                 undone += 1;
             }
             assert_eq!(game, start(), "back at the start");
@@ -147,7 +152,10 @@ fn options_are_checked_and_change_the_board() {
     assert_eq!(small.state()["edges"], ".".repeat(18));
     assert_eq!(small.state()["supply"], json!([4, 9]));
     assert_eq!(small.config(), json!({"size": 3, "cells_to_win": 2, "supply": [4, 9]}));
-    assert_eq!(GameKind::Edges.new_game(&Value::Null).unwrap().config(), json!({"size": 8, "cells_to_win": 5, "supply": [6, 6]}));
+    assert_eq!(
+        GameKind::Edges.new_game(&Value::Null).unwrap().config(),
+        json!({"size": 8, "cells_to_win": 5, "supply": [6, 6]})
+    );
     // 12x12 has 288 edges: the largest id is on the board, the next is not.
     let big = Edges::new(EdgesConfig { size: 12, ..EdgesConfig::default() }).unwrap();
     assert!(big.is_legal(&EdgesMove::place(287)));

@@ -60,6 +60,7 @@ your-turn = Your turn
 their-turn = Waiting for your opponent
 room-title = Room { $code }
 room-not-found = There is no room { $code }.
+room-other-game = Room { $code } plays { $game }, which this site cannot show yet.
 moves-title = Moves
 replay-step = Move { $step } of { $total }
 replay-live = Live

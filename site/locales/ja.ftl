@@ -60,6 +60,7 @@ your-turn = あなたの番
 their-turn = 相手の番
 room-title = ルーム { $code }
 room-not-found = ルーム { $code } はありません。
+room-other-game = ルーム { $code } のゲーム（{ $game }）は、このサイトではまだ表示できません。
 moves-title = 棋譜
 replay-step = { $total } 手中 { $step } 手目
 replay-live = ライブ

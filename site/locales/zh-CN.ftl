@@ -60,6 +60,7 @@ your-turn = 轮到你了
 their-turn = 等待对手落子
 room-title = 房间 { $code }
 room-not-found = 房间 { $code } 不存在。
+room-other-game = 房间 { $code } 玩的是 { $game }，本站暂时还不能显示。
 moves-title = 棋谱
 replay-step = 第 { $step } 手，共 { $total } 手
 replay-live = 实时

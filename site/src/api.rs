@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 #[serde(rename_all = "camelCase")]
 pub struct RoomView {
     pub room_id: String,
+    /// The game kind; this site shows POPUCOM rooms only so far.
+    pub game: String,
     pub moves: Vec<Value>,
     pub version: i64,
     pub game_number: i64,

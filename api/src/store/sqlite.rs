@@ -67,7 +67,9 @@ impl SqliteStore {
         connection.execute_batch(SCHEMA).map_err(store_error)?;
         for (column, definition) in ADDED_COLUMNS {
             let present: bool = connection
-                .query_row("SELECT count(*) > 0 FROM pragma_table_info('rooms') WHERE name = ?1", [column], |r| r.get(0))
+                .query_row("SELECT count(*) > 0 FROM pragma_table_info('rooms') WHERE name = ?1", [column], |r| {
+                    r.get(0)
+                })
                 .map_err(store_error)?;
             if !present {
                 connection

@@ -91,8 +91,10 @@ pub async fn takebacks_need_the_other_seat(backend: Backend) {
     assert_eq!(twice.body["error"]["reason"], "takeback_pending");
     let stranger = api.act(&room, "not-a-token", v, "accept_takeback").await;
     assert_eq!((stranger.status.as_u16(), stranger.code()), (403, "not_a_player"));
-    let with_move = api.put(json!({"roomId": room, "token": two, "version": v, "action": "accept_takeback",
-        "move": place(3)})).await;
+    let with_move = api
+        .put(json!({"roomId": room, "token": two, "version": v, "action": "accept_takeback",
+        "move": place(3)}))
+        .await;
     assert_eq!(with_move.status, 400, "an answer carries no move");
 
     let accepted = api.act(&room, &two, v, "accept_takeback").await;

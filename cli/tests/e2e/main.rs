@@ -271,3 +271,23 @@ async fn a_lost_connection_is_shown_and_recovers_by_itself() {
     wait_until(&red, "return document.getElementById('cell-0').classList.contains('stone-2')", 5, "play to go on")
         .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_of_another_game_says_so_instead_of_showing_a_wrong_board() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let room = room_code();
+    let created = reqwest::Client::new()
+        .post(format!("{}/api/game", server.base))
+        .json(&serde_json::json!({"roomId": room, "game": "edges"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 200);
+    let client = driver.browser().await;
+    client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&client, "return !!document.getElementById('other-game')", 10, "the other-game notice").await;
+    assert!(text(&client, "#other-game").await.contains("edges"));
+    let board = js(&client, "return !!document.getElementById('cell-0')").await;
+    assert_eq!(board, Value::Bool(false), "no POPUCOM board for an Edges & Blocks room");
+}

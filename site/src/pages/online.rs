@@ -141,6 +141,8 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
         room.with(|r| r.as_ref()?.colour_of(seat)).and_then(Seat::from_number)
     });
     let live = Memo::new(move |_| live_moves.with(|m| position(m, m.len())));
+    // Rooms of the other games are played through the API until their boards arrive here.
+    let other_game = Memo::new(move |_| room.with(|r| r.as_ref().map(|r| r.game.clone()).filter(|g| g != "popucom")));
 
     // Poll: about once a second while waiting and visible, slower otherwise, at once when the tab
     // comes back; a failed poll shows "connection lost" and retries with back-off. Reads use `try_`
@@ -383,7 +385,13 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
             <Show when=move || missing.get()>
                 <p class="message" role="alert">{move || i18n.t_with("room-not-found", &[("code", room_id().into())])}</p>
             </Show>
-            <Show when=move || room.with(Option::is_some) fallback=move || view! { <p>{move || i18n.t("loading")}</p> }>
+            <Show when=move || other_game.get().is_some()>
+                <p class="message" role="alert" id="other-game">
+                    {move || i18n.t_with("room-other-game", &[("code", room_id().into()), ("game", other_game.get().unwrap_or_default().into())])}
+                </p>
+            </Show>
+            <Show when=move || room.with(Option::is_some) && other_game.get().is_none()
+                fallback=move || view! { <Show when=move || room.with(Option::is_none)><p>{move || i18n.t("loading")}</p></Show> }>
                 <p class="role" id="role">{role_line}</p>
                 <Show when=move || held.get().is_none() && !watching.get() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
                     <label class="name">
