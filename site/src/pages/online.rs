@@ -70,6 +70,7 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
     let notice = RwSignal::new(None::<Notice>);
     let offline = RwSignal::new(false);
     let missing = RwSignal::new(false);
+    let other_game = RwSignal::new(None::<String>);
     let step = RwSignal::new(None::<usize>);
     let wake = RwSignal::new(0u32);
     let watching = RwSignal::new(false);
@@ -107,6 +108,13 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
             let mut failures = 0;
             while alive.load(Ordering::Relaxed) {
                 match api::join(&id, None, token.as_deref(), "").await {
+                    Ok(joined) if joined.room.game != "popucom" => {
+                        // Rooms of the other games are played through the API until their boards
+                        // arrive here: say so, and stop (no polling for a board we cannot draw).
+                        other_game.set(Some(joined.room.game));
+                        alive.store(false, Ordering::Relaxed);
+                        break;
+                    }
                     Ok(joined) => {
                         offline.set(false);
                         accept(joined.room);
@@ -141,8 +149,6 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
         room.with(|r| r.as_ref()?.colour_of(seat)).and_then(Seat::from_number)
     });
     let live = Memo::new(move |_| live_moves.with(|m| position(m, m.len())));
-    // Rooms of the other games are played through the API until their boards arrive here.
-    let other_game = Memo::new(move |_| room.with(|r| r.as_ref().map(|r| r.game.clone()).filter(|g| g != "popucom")));
 
     // Poll: about once a second while waiting and visible, slower otherwise, at once when the tab
     // comes back; a failed poll shows "connection lost" and retries with back-off. Reads use `try_`
@@ -390,8 +396,8 @@ pub fn OnlineRoom(code: String) -> impl IntoView {
                     {move || i18n.t_with("room-other-game", &[("code", room_id().into()), ("game", other_game.get().unwrap_or_default().into())])}
                 </p>
             </Show>
-            <Show when=move || room.with(Option::is_some) && other_game.get().is_none()
-                fallback=move || view! { <Show when=move || room.with(Option::is_none)><p>{move || i18n.t("loading")}</p></Show> }>
+            <Show when=move || room.with(Option::is_some)
+                fallback=move || view! { <p>{move || if other_game.get().is_none() { i18n.t("loading") } else { String::new() }}</p> }>
                 <p class="role" id="role">{role_line}</p>
                 <Show when=move || held.get().is_none() && !watching.get() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
                     <label class="name">
