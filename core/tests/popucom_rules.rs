@@ -62,7 +62,7 @@ fn after_fifty_moves_the_game_is_over_and_refuses_moves() {
     let Status::Over(outcome) = game.status() else { panic!("no move left but not over") };
     assert_eq!((game.moves_played(), outcome.reason), (50, "moves_exhausted"));
     let (red, blue) = (game.score(Seat::One), game.score(Seat::Two));
-    assert_eq!(outcome.winner, (red != blue).then(|| if red > blue { Seat::One } else { Seat::Two }));
+    assert_eq!(outcome.winner, (red != blue).then_some(if red > blue { Seat::One } else { Seat::Two }));
     assert!(game.legal_moves().is_empty());
     let empty = game.stones(Seat::One).union(game.stones(Seat::Two)).complement().iter().next().unwrap();
     assert_refused(&game, empty, PopucomError::GameOver);

@@ -156,13 +156,21 @@ fn result_code(result: &Option<Outcome>) -> i8 {
 }
 
 #[derive(Serialize)]
-struct StateOut {
+struct StateOut<'a> {
     edges: String,
     cells: String,
     supply: [u32; 2],
     to_move: Player,
     result: i8,
     ev: [u32; 9],
+    /// Only when not the default: the vectors' steps (default options) have no such field, and
+    /// every other state still reads back with its options.
+    #[serde(skip_serializing_if = "is_default")]
+    config: &'a EdgesConfig,
+}
+
+fn is_default(config: &&EdgesConfig) -> bool {
+    **config == EdgesConfig::default()
 }
 
 #[derive(Deserialize)]
@@ -175,8 +183,7 @@ struct StateIn {
     result: i8,
     #[serde(default)]
     ev: [u32; 9],
-    /// Not written (the vectors' steps have no such field); without it the options are the
-    /// defaults for the board size the `cells` string implies.
+    /// Without it, the default options for the board size the `cells` string implies.
     #[serde(default)]
     config: Option<EdgesConfig>,
 }
@@ -190,6 +197,7 @@ impl Serialize for Edges {
             to_move: Player(self.to_move),
             result: result_code(&self.result),
             ev: self.events.to_array(),
+            config: &self.config,
         }
         .serialize(s)
     }

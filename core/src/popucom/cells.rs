@@ -133,7 +133,7 @@ fn select64(word: u64, n: u32) -> usize {
     counts = (counts + (counts >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
     let prefix = counts.wrapping_mul(ONES); // byte i: set bits in bytes 0..=i
                                             // Byte i's high bit is set where prefix_i <= n: the number of such bytes is the target byte.
-    let before = ((n as u64 * ONES | HIGHS) - prefix) & HIGHS;
+    let before = (((n as u64 * ONES) | HIGHS) - prefix) & HIGHS;
     // Count the flagged bytes with a multiplication (no popcount instruction on baseline x86-64).
     let byte = ((before >> 7).wrapping_mul(ONES) >> 56) as u32 * 8;
     let rank_in_byte = n - ((prefix << 8) >> byte & 0xff) as u32;
