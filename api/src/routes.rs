@@ -271,7 +271,8 @@ fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -
             if current.room.takeback != Some(seat.other()) {
                 return Err(illegal("no_takeback_request", "the other seat has not asked for a takeback"));
             }
-            next.moves.truncate(current.room.moves.len() - 2);
+            let kept = current.room.moves.len().checked_sub(2);
+            next.moves.truncate(kept.ok_or_else(|| ApiError::internal("a takeback request with fewer than 2 moves"))?);
             // The shorter list must replay (it does: it is a prefix of a valid game); checked anyway.
             current.room.game.replay(&next.config, &next.moves).map_err(ApiError::internal)?;
         }

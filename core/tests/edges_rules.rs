@@ -197,3 +197,27 @@ fn a_state_reads_back_only_if_it_is_consistent() {
     assert!(corrupt("cells", json!(format!("1{}", ".".repeat(63)))));
     assert!(!corrupt("cells", json!(format!(".{}", ".".repeat(63)))), "an unowned cell is fine");
 }
+
+#[test]
+fn out_of_range_numbers_are_errors_not_panics() {
+    for bad in [json!({"type": "pass", "player": 255}), json!({"type": "place", "edge": 1u64 << 63})] {
+        let parsed = serde_json::from_value::<EdgesMove>(bad.clone());
+        if let Ok(mv) = parsed {
+            assert_eq!(refused(&start(), mv), "off_board", "{bad}");
+        }
+    }
+    let mut state = state(&start());
+    state["to_move"] = json!(255);
+    assert!(serde_json::from_value::<Edges>(state.clone()).is_err());
+    // A loaded supply at the top of its range: a refill saturates instead of overflowing.
+    state["to_move"] = json!(1);
+    state["supply"] = json!([u32::MAX, 6]);
+    let mut edges = vec!['.'; 128];
+    edges[0] = '0';
+    edges[8] = '1';
+    edges[64] = '1';
+    state["edges"] = json!(edges.iter().collect::<String>());
+    let mut game: Edges = serde_json::from_value(state).unwrap();
+    game.play(&EdgesMove::place(65)).unwrap();
+    assert_eq!((game.edge(0), game.supply(Seat::One)), (Some(Seat::Two), u32::MAX), "seat two ate edge 0");
+}

@@ -26,7 +26,11 @@ impl Player {
     }
 
     fn from_number(n: u8) -> Option<Player> {
-        Seat::from_number(n + 1).map(Player)
+        match n {
+            0 => Some(Player(Seat::One)),
+            1 => Some(Player(Seat::Two)),
+            _ => None,
+        }
     }
 }
 

@@ -16,7 +16,8 @@ pub use json::{EdgesView, Player};
 use crate::game::{BySeat, ConfigError, Game, Outcome, Rejection, Seat, Status};
 use crate::GameKind;
 
-/// Side length, cells to win and the initial supplies. The defaults are the original README's.
+/// Side length, cells to win and the initial supplies. The defaults are the original README's; the
+/// ranges are wider than its later GUI's (win 2..=10, supplies 4..=99), which were limits of the form.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EdgesConfig {
@@ -309,6 +310,8 @@ impl Game for Edges {
     }
 
     /// The original's checks, in its order: game over, positions, player, then the action's own.
+    /// One deviation: a pass after the game ended is refused too (the original's core accepts it,
+    /// its GUI disables the button), so a finished game takes no actions at all.
     fn check(&self, mv: &EdgesMove) -> Result<(), EdgesError> {
         if self.result.is_some() {
             return Err(EdgesError::GameOver);

@@ -23,7 +23,8 @@ impl Edges {
         self.phase(dest, mover.other(), mover, &mut events, log);
         for seat in Seat::ALL {
             let refill = record[seat.index()].saturating_sub(self.edges_of(seat));
-            self.supply[seat.index()] += refill;
+            // Saturating: a loaded state may hold any supply, and play must never panic.
+            self.supply[seat.index()] = self.supply[seat.index()].saturating_add(refill);
             events.refill.0[seat.index()] = refill;
         }
         events
