@@ -29,6 +29,7 @@ mod any;
 pub mod edges;
 mod game;
 pub mod popucom;
+pub mod triplex;
 
 pub use any::{AnyGame, AnyReplayError, GameKind, MoveError, UnknownGame};
 pub use game::{BySeat, ConfigError, Game, Outcome, Rejection, ReplayError, ReplayFailure, Seat, Status};
