@@ -4,6 +4,7 @@
 mod bench;
 mod replay;
 mod serve;
+mod triplex;
 
 use std::process::ExitCode;
 
@@ -38,6 +39,11 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// Triplex puzzles.
+    Triplex {
+        #[command(subcommand)]
+        command: TriplexCommand,
+    },
     /// Serve the API (/api/game) and the built site on one port.
     Serve {
         /// Address to listen on; 0.0.0.0 lets other devices on the network play.
@@ -54,10 +60,32 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum TriplexCommand {
+    /// Generate every level (unique solution, no straight cut, one per symmetry class) of the sizes
+    /// asked for, as JSON lines, easiest first; per-size counts and the time go to stderr.
+    Levels {
+        #[arg(long, default_value_t = 1)]
+        min_area: usize,
+        #[arg(long, default_value_t = 36)]
+        max_area: usize,
+        /// One size only, `WxH` with W >= H (overrides the areas).
+        #[arg(long, value_parser = triplex::parse_size)]
+        size: Option<tabula_core::triplex::Board>,
+    },
+}
+
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
+        Command::Triplex { command: TriplexCommand::Levels { min_area, max_area, size } } => {
+            let sizes = match size {
+                Some(board) => tabula_core::triplex::Sizes::One(board),
+                None => tabula_core::triplex::Sizes::Areas { min: min_area, max: max_area },
+            };
+            triplex::levels(sizes, std::io::stdout().lock())
+        }
         Command::Serve { host, port, data, site } => serve::run(serve::ServeOptions { host, port, data, site }),
     };
     match result {

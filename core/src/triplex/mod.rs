@@ -3,10 +3,12 @@
 //! article's counts: `shared/rules/triplex.md`.
 
 mod generator;
+mod level;
 mod solver;
 
 pub use generator::{generate, has_straight_cut, images, SizeCount, Tiling};
 
+pub use level::{levels_of, sort_easiest_first, unlock_code, Level, Sizes, SolutionError};
 pub use solver::{Placements, Search};
 
 /// The 8 oriented shapes, by id, as (row, col) cells with the first cell in reading order first.
@@ -58,4 +60,64 @@ pub fn shape_of(cells: &[(usize, usize)]) -> Option<u8> {
             sorted == normal
         })
         .map(|id| id as u8)
+}
+
+/// Each shape's id after swapping rows and columns.
+const TRANSPOSED: [u8; SHAPE_COUNT] = [1, 0, 3, 2, 4, 6, 5, 7];
+
+/// A puzzle: a rectangle, a multiset of shapes, and at most one rotatable piece (given by its shape).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    pub board: Board,
+    pub counts: [u8; SHAPE_COUNT],
+    pub rotatable: Option<u8>,
+}
+
+impl Puzzle {
+    /// Searches run on the board turned so its rows are the short side: filling the first empty
+    /// cell in reading order then leaves the fewest open fronts, and dead ends show early.
+    fn turned(&self) -> Puzzle {
+        if self.board.w <= self.board.h {
+            return *self;
+        }
+        let mut counts = [0u8; SHAPE_COUNT];
+        for (shape, &n) in self.counts.iter().enumerate() {
+            counts[TRANSPOSED[shape] as usize] = n;
+        }
+        Puzzle {
+            board: Board { w: self.board.h, h: self.board.w },
+            counts,
+            rotatable: self.rotatable.map(|s| TRANSPOSED[s as usize]),
+        }
+    }
+
+    /// The placements [`Puzzle::solve`] needs for puzzles of this size (build once per size).
+    pub fn placements(&self) -> Placements {
+        Placements::new(self.turned().board)
+    }
+
+    /// Counts the solutions up to `limit` and measures the effort. A rotatable piece is tried in
+    /// each orientation of its family in turn (its own first); the effort is the sum over them.
+    /// `first` is in the search's own orientation (see [`Puzzle::placements`]).
+    pub fn solve(&self, placements: &Placements, limit: u32) -> Search {
+        let puzzle = self.turned();
+        assert_eq!(placements.board, puzzle.board, "placements for another size");
+        let Some(rotatable) = puzzle.rotatable else { return placements.search(puzzle.counts, limit) };
+        let mut total = Search { tilings: 0, first: None, nodes: 0 };
+        let orientations =
+            std::iter::once(rotatable).chain(family(rotatable).iter().copied().filter(|&o| o != rotatable));
+        for orientation in orientations {
+            if total.tilings >= limit {
+                break;
+            }
+            let mut counts = puzzle.counts;
+            counts[rotatable as usize] -= 1;
+            counts[orientation as usize] += 1;
+            let search = placements.search(counts, limit - total.tilings);
+            total.tilings += search.tilings;
+            total.nodes += search.nodes;
+            total.first = total.first.or(search.first);
+        }
+        total
+    }
 }
