@@ -112,3 +112,32 @@ fn bench_ends_with_the_median_rate() {
     assert!(rate > 0.0);
     assert_eq!(stdout.lines().filter(|l| l.starts_with("round ")).count(), 5);
 }
+
+#[test]
+fn triplex_levels_writes_one_line_per_level_and_counts_to_stderr() {
+    let output = tabula().args(["triplex", "levels", "--size", "4x3"]).assert().success();
+    let levels = output_lines(&output.get_output().stdout);
+    assert_eq!(levels.len(), 4, "the article counts 4 levels of 4x3");
+    for level in &levels {
+        assert_eq!((level["w"].as_u64(), level["h"].as_u64()), (Some(4), Some(3)));
+        let pieces = level["pieces"].as_array().unwrap();
+        let rows = level["solution"].as_array().unwrap();
+        assert_eq!(rows.len(), 3);
+        let mut seen = vec![false; pieces.len()];
+        for row in rows {
+            assert_eq!(row.as_array().unwrap().len(), 4);
+            for cell in row.as_array().unwrap() {
+                seen[cell.as_u64().unwrap() as usize] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "every piece covers cells");
+    }
+    let stderr = String::from_utf8(output.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("4x3: 4 levels"), "{stderr}");
+
+    let by_area = tabula().args(["triplex", "levels", "--min-area", "8", "--max-area", "9"]).assert().success();
+    assert_eq!(output_lines(&by_area.get_output().stdout).len(), 3, "4x2 has 2 levels and 3x3 one");
+    for bad in [&["--size", "3x4"][..], &["--size", "four"], &["--min-area", "10", "--max-area", "9"]] {
+        tabula().args(["triplex", "levels"]).args(bad).assert().failure();
+    }
+}
