@@ -75,6 +75,7 @@ fn every_level_is_unique_cut_free_and_one_per_symmetry_class() {
         assert_eq!(puzzle.solve(&placements, 2).tilings, 1, "{label}: unique with its rotatable piece");
         let fixed = Puzzle { rotatable: None, ..puzzle };
         assert_eq!(fixed.solve(&placements, 2).tilings, 1, "{label}: unique");
+        assert_eq!(puzzle.solution().as_ref(), Some(&level.solution), "{label}: the solver finds the solution");
         // No other level of the size is an image of this one (images are normalised tilings).
         for image in images(&tiling(level)) {
             let key = (image.board, image.solution);

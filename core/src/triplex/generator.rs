@@ -104,15 +104,26 @@ fn unique_multisets(board: Board) -> Vec<[u8; SHAPE_COUNT]> {
 
 /// The tiling found on the portrait board, turned back to the level's own orientation.
 fn transposed_tiling(portrait: Board, pieces: &[(u8, u64)]) -> Tiling {
-    let board = Board { w: portrait.h, h: portrait.w };
+    let turned: Vec<(u8, u64)> = pieces.iter().map(|&(_, mask)| (0, transpose_mask(portrait, mask))).collect();
+    tiling_of(Board { w: portrait.h, h: portrait.w }, &turned)
+}
+
+/// A tiling from placed pieces (cell masks on `board`), normalised (shapes are worked out again).
+pub fn tiling_of(board: Board, pieces: &[(u8, u64)]) -> Tiling {
     let mut grid = vec![vec![u8::MAX; board.w]; board.h];
     for (index, &(_, mask)) in pieces.iter().enumerate() {
         for cell in (0..64).filter(|bit| mask >> bit & 1 == 1) {
-            let (r, c) = (cell / portrait.w, cell % portrait.w);
-            grid[c][r] = index as u8;
+            grid[cell / board.w][cell % board.w] = index as u8;
         }
     }
     normalise(board, &grid)
+}
+
+/// A cell mask of `board` as a mask of the transposed board (cell (r, c) goes to (c, r)).
+pub(super) fn transpose_mask(board: Board, mask: u64) -> u64 {
+    (0..board.area())
+        .filter(|cell| mask >> cell & 1 == 1)
+        .fold(0, |turned, cell| turned | 1 << ((cell % board.w) * board.h + cell / board.w))
 }
 
 /// Renumbers the pieces in reading order of their first cell and works out their shapes.
@@ -181,4 +192,39 @@ pub fn images(tiling: &Tiling) -> Vec<Tiling> {
 
 fn is_smallest_image(tiling: &Tiling) -> bool {
     images(tiling).iter().all(|image| tiling.solution <= image.solution)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every multiset of the right area, counted one by one with the solver.
+    fn unique_by_brute_force(board: Board) -> Vec<[u8; SHAPE_COUNT]> {
+        let placements = Placements::new(board);
+        let mut found = Vec::new();
+        let max = board.area() / 2;
+        let mut counts = [0u8; SHAPE_COUNT];
+        loop {
+            let area: usize = counts.iter().zip(SHAPES).map(|(&n, cells)| n as usize * cells.len()).sum();
+            if area == board.area() && placements.search(counts, 2).tilings == 1 {
+                found.push(counts);
+            }
+            // Next count vector (odometer), each digit 0..=max.
+            let Some(digit) = counts.iter().position(|&n| (n as usize) < max) else { break };
+            counts[digit] += 1;
+            counts[..digit].fill(0);
+        }
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn the_programme_finds_exactly_the_multisets_the_solver_finds_unique() {
+        for board in [Board { w: 2, h: 4 }, Board { w: 3, h: 3 }, Board { w: 3, h: 4 }, Board { w: 2, h: 5 }] {
+            let mut ours = unique_multisets(board);
+            ours.sort();
+            assert_eq!(ours, unique_by_brute_force(board), "{board:?}");
+            assert!(!ours.is_empty());
+        }
+    }
 }

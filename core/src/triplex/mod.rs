@@ -6,7 +6,7 @@ mod generator;
 mod level;
 mod solver;
 
-pub use generator::{generate, has_straight_cut, images, SizeCount, Tiling};
+pub use generator::{generate, has_straight_cut, images, tiling_of, SizeCount, Tiling};
 
 pub use level::{levels_of, sort_easiest_first, unlock_code, Level, Sizes, SolutionError};
 pub use solver::{Placements, Search};
@@ -98,10 +98,27 @@ impl Puzzle {
 
     /// Counts the solutions up to `limit` and measures the effort. A rotatable piece is tried in
     /// each orientation of its family in turn (its own first); the effort is the sum over them.
-    /// `first` is in the search's own orientation (see [`Puzzle::placements`]).
     pub fn solve(&self, placements: &Placements, limit: u32) -> Search {
         let puzzle = self.turned();
         assert_eq!(placements.board, puzzle.board, "placements for another size");
+        let mut search = puzzle.solve_as_is(placements, limit);
+        if puzzle.board != self.board {
+            let turn_back = |&(shape, mask): &(u8, u64)| {
+                (TRANSPOSED[shape as usize], generator::transpose_mask(puzzle.board, mask))
+            };
+            search.first = search.first.map(|pieces| pieces.iter().map(turn_back).collect());
+        }
+        search
+    }
+
+    /// The solution as a grid of piece indexes (pieces in reading order of their first cell), if any.
+    pub fn solution(&self) -> Option<Vec<Vec<u8>>> {
+        let first = self.solve(&self.placements(), 1).first?;
+        Some(tiling_of(self.board, &first).solution)
+    }
+
+    fn solve_as_is(&self, placements: &Placements, limit: u32) -> Search {
+        let puzzle = self;
         let Some(rotatable) = puzzle.rotatable else { return placements.search(puzzle.counts, limit) };
         let mut total = Search { tilings: 0, first: None, nodes: 0 };
         let orientations =

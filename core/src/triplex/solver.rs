@@ -9,7 +9,8 @@ use super::{Board, SHAPES, SHAPE_COUNT};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Search {
     pub tilings: u32,
-    /// The first tiling found, as `(shape, cell mask)` per piece in placement order.
+    /// The first tiling found, as `(shape, cell mask)` per piece in placement order (through
+    /// [`super::Puzzle::solve`]: on the puzzle's own board).
     pub first: Option<Vec<(u8, u64)>>,
     pub nodes: u64,
 }
@@ -93,5 +94,39 @@ impl Placements {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Domino tilings of `w` x `h`, summed over how many lie horizontally.
+    fn domino_tilings(w: usize, h: usize) -> u32 {
+        let placements = Placements::new(Board { w, h });
+        let pieces = (w * h / 2) as u8;
+        (0..=pieces)
+            .map(|across| placements.search([across, pieces - across, 0, 0, 0, 0, 0, 0], u32::MAX).tilings)
+            .sum()
+    }
+
+    #[test]
+    fn domino_tilings_match_the_known_counts() {
+        // Fibonacci for 2 x n; 36 for 4x4, 6728 for 6x6 (Kasteleyn).
+        assert_eq!(domino_tilings(10, 2), 89);
+        assert_eq!(domino_tilings(3, 2), 3);
+        assert_eq!(domino_tilings(4, 4), 36);
+        assert_eq!(domino_tilings(6, 6), 6728);
+        assert_eq!(domino_tilings(3, 3), 0);
+    }
+
+    #[test]
+    fn the_limit_stops_the_count_and_a_wrong_area_has_none() {
+        let placements = Placements::new(Board { w: 4, h: 4 });
+        assert_eq!(placements.search([4, 4, 0, 0, 0, 0, 0, 0], 2).tilings, 2);
+        assert_eq!(placements.search([4, 3, 0, 0, 0, 0, 0, 0], 2), Search { tilings: 0, first: None, nodes: 0 });
+        let one = placements.search([8, 0, 0, 0, 0, 0, 0, 0], 5);
+        assert_eq!(one.tilings, 1, "horizontal dominoes only: one way");
+        assert_eq!(one.first.map(|p| p.len()), Some(8));
     }
 }
