@@ -159,28 +159,26 @@ pub fn has_straight_cut(tiling: &Tiling) -> bool {
 /// The images of a tiling under the rectangle's symmetries (4, or 8 for a square), normalised.
 pub fn images(tiling: &Tiling) -> Vec<Tiling> {
     let Board { w, h } = tiling.board;
-    let grid = &tiling.solution;
-    let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
-        Box::new(|r, c| (r, c)),
-        Box::new(move |r, c| (r, w - 1 - c)),
-        Box::new(move |r, c| (h - 1 - r, c)),
-        Box::new(move |r, c| (h - 1 - r, w - 1 - c)),
-    ];
-    if w == h {
-        maps.push(Box::new(|r, c| (c, r)));
-        maps.push(Box::new(move |r, c| (w - 1 - c, r)));
-        maps.push(Box::new(move |r, c| (c, h - 1 - r)));
-        maps.push(Box::new(move |r, c| (w - 1 - c, h - 1 - r)));
-    }
-    maps.iter()
-        .map(|map| {
-            // Cell (r, c) of the image shows the source cell map(r, c).
+    let symmetries = if w == h { 8 } else { 4 };
+    (0..symmetries)
+        .map(|symmetry| {
+            // Cell (r, c) of the image shows this source cell (the last four only for squares).
+            let source = |r: usize, c: usize| match symmetry {
+                0 => (r, c),
+                1 => (r, w - 1 - c),
+                2 => (h - 1 - r, c),
+                3 => (h - 1 - r, w - 1 - c),
+                4 => (c, r),
+                5 => (w - 1 - c, r),
+                6 => (c, h - 1 - r),
+                _ => (w - 1 - c, h - 1 - r),
+            };
             let image: Vec<Vec<u8>> = (0..h)
                 .map(|r| {
                     (0..w)
                         .map(|c| {
-                            let (sr, sc) = map(r, c);
-                            grid[sr][sc]
+                            let (sr, sc) = source(r, c);
+                            tiling.solution[sr][sc]
                         })
                         .collect()
                 })
