@@ -7,6 +7,7 @@ use anyhow::{ensure, Result};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tabula_core::edges::{Edges, EdgesConfig};
+use tabula_core::go::{Go, GoConfig};
 use tabula_core::popucom::Popucom;
 use tabula_core::{Game, GameKind, Seat, Status};
 
@@ -17,6 +18,8 @@ struct Tally {
     wins: [u64; 2],
     /// Playouts cut off before the game ended.
     unfinished: u64,
+    /// Moves played in all playouts (counted where the playout reports them).
+    moves: u64,
 }
 
 impl Tally {
@@ -52,15 +55,28 @@ fn edges_playout(rng: &mut SmallRng, tally: &mut Tally) {
     tally.record(game.status());
 }
 
+/// Light Go playouts on an empty 9x9: random legal points that fill no own eye, simple ko, to two
+/// passes; scored by area (Tromp-Taylor) with the default komi.
+fn go_playout(rng: &mut SmallRng, tally: &mut Tally) {
+    let game = Go::new(GoConfig::default()).expect("the default config is valid");
+    let (board, moves) = game.playout(rng);
+    tally.moves += moves as u64;
+    tally.playouts += 1;
+    let score = tabula_core::go::tromp_taylor(&board, game.config().komi);
+    tally.wins[if score.black > score.white { 0 } else { 1 }] += 1;
+}
+
 pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
     ensure!(seconds > 0.0 && seconds.is_finite(), "--seconds must be a positive number");
     ensure!(rounds > 0, "--rounds must be at least 1");
     let playout = match kind {
         GameKind::Popucom => popucom_playout,
         GameKind::Edges => edges_playout,
+        GameKind::Go => go_playout,
     };
     let round_time = Duration::from_secs_f64(seconds / rounds as f64);
     let mut rates = Vec::new();
+    let mut move_rates = Vec::new();
     for round in 1..=rounds {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut tally = Tally::default();
@@ -83,6 +99,11 @@ pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
             share(tally.unfinished),
         );
         rates.push(rate);
+        move_rates.push(tally.moves as f64 / start.elapsed().as_secs_f64());
+    }
+    if kind == GameKind::Go {
+        move_rates.sort_by(f64::total_cmp);
+        println!("moves_per_sec={:.0}", move_rates[move_rates.len() / 2]);
     }
     rates.sort_by(f64::total_cmp);
     println!("playouts_per_sec={:.0}", rates[rates.len() / 2]);

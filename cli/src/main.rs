@@ -2,6 +2,7 @@
 //! engines, serve the site and the API on one machine).
 
 mod bench;
+mod gtp;
 mod replay;
 mod serve;
 mod triplex;
@@ -39,6 +40,12 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// Speak GTP v2 (Go) on stdin/stdout.
+    Gtp {
+        /// The ko rule: positional superko or simple ko.
+        #[arg(long, value_enum, default_value = "psk")]
+        ko: KoArg,
+    },
     /// Triplex puzzles.
     Triplex {
         #[command(subcommand)]
@@ -60,6 +67,12 @@ enum Command {
     },
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum KoArg {
+    Psk,
+    Simple,
+}
+
 #[derive(Subcommand)]
 enum TriplexCommand {
     /// Generate every level (unique solution, no straight cut, one per symmetry class) of the sizes
@@ -79,6 +92,13 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
+        Command::Gtp { ko } => {
+            let rule = match ko {
+                KoArg::Psk => tabula_core::go::KoRule::Psk,
+                KoArg::Simple => tabula_core::go::KoRule::Simple,
+            };
+            gtp::run(rule, std::io::stdin().lock(), std::io::stdout().lock())
+        }
         Command::Triplex { command: TriplexCommand::Levels { min_area, max_area, size } } => {
             let sizes = match size {
                 Some(board) => tabula_core::triplex::Sizes::One(board),

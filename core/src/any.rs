@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use crate::edges::Edges;
 use crate::game::{ConfigError, Game, Rejection, Seat, Status};
+use crate::go::Go;
 use crate::popucom::Popucom;
 
 /// Every game Tabula knows, by its stable name (`"popucom"`) in URLs, JSON and the store.
@@ -17,15 +18,17 @@ use crate::popucom::Popucom;
 pub enum GameKind {
     Popucom,
     Edges,
+    Go,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Popucom, GameKind::Edges];
+    pub const ALL: [GameKind; 3] = [GameKind::Popucom, GameKind::Edges, GameKind::Go];
 
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Popucom => "popucom",
             GameKind::Edges => "edges",
+            GameKind::Go => "go",
         }
     }
 
@@ -34,6 +37,7 @@ impl GameKind {
         match self {
             GameKind::Popucom => AnyGame::new::<Popucom>(config),
             GameKind::Edges => AnyGame::new::<Edges>(config),
+            GameKind::Go => AnyGame::new::<Go>(config),
         }
     }
 

@@ -79,6 +79,21 @@ impl<T: Serialize> Serialize for BySeat<T> {
     }
 }
 
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for BySeat<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Repr<T> {
+            #[serde(rename = "1")]
+            one: T,
+            #[serde(rename = "2")]
+            two: T,
+        }
+        let Repr { one, two } = Repr::deserialize(d)?;
+        Ok(BySeat([one, two]))
+    }
+}
+
 /// How a finished game ended. `reason` is a stable machine-readable code such as `moves_exhausted`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {

@@ -28,6 +28,7 @@
 mod any;
 pub mod edges;
 mod game;
+pub mod go;
 pub mod popucom;
 pub mod triplex;
 

@@ -1,0 +1,362 @@
+//! The Go board: a padded one-dimensional array, groups as circular stone lists with pseudo-liberty
+//! counts, and Zobrist hashing. A group's pseudo-liberties (each stone-empty adjacency counted once)
+//! are zero exactly when it has no liberty; their sum and sum of squares also tell, exactly, when
+//! all of them are one point (atari), which is what legality needs.
+
+/// Point colours on the board array.
+pub const EMPTY: u8 = 0;
+pub const BLACK: u8 = 1;
+pub const WHITE: u8 = 2;
+const BORDER: u8 = 3;
+
+pub const MAX_SIZE: usize = 19;
+const STRIDE_MAX: usize = MAX_SIZE + 2;
+pub const MAX_POINTS: usize = STRIDE_MAX * STRIDE_MAX;
+
+/// Random keys for Zobrist hashing, fixed at compile time (splitmix64), so hashes are reproducible.
+const ZOBRIST: [[u64; MAX_POINTS]; 2] = {
+    let mut keys = [[0u64; MAX_POINTS]; 2];
+    let mut state: u64 = 0x7AB1_1A60_5EED_0001;
+    let mut colour = 0;
+    while colour < 2 {
+        let mut point = 0;
+        while point < MAX_POINTS {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            keys[colour][point] = z ^ (z >> 31);
+            point += 1;
+        }
+        colour += 1;
+    }
+    keys
+};
+
+pub fn opponent(colour: u8) -> u8 {
+    3 - colour
+}
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    size: usize,
+    stride: usize,
+    colour: [u8; MAX_POINTS],
+    /// The representative stone of each stone's group.
+    group: [u16; MAX_POINTS],
+    /// The next stone of the same group (a circular list).
+    next: [u16; MAX_POINTS],
+    // Per representative: stones, pseudo-liberties, their sum and sum of squares.
+    stones: [u16; MAX_POINTS],
+    libs: [u16; MAX_POINTS],
+    lib_sum: [u32; MAX_POINTS],
+    lib_sq: [u64; MAX_POINTS],
+    /// The empty points, in no order, and where each sits in that list.
+    empty: Vec<u16>,
+    empty_at: [u16; MAX_POINTS],
+    hash: u64,
+    /// The point simple ko forbids for the side to move next (0: none).
+    ko: u16,
+    /// Stones captured by black and by white.
+    captures: [u32; 2],
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size && self.colour == other.colour && self.ko == other.ko && self.captures == other.captures
+    }
+}
+
+impl Eq for Board {}
+
+impl Board {
+    pub fn new(size: usize) -> Board {
+        assert!((2..=MAX_SIZE).contains(&size));
+        let stride = size + 2;
+        let mut board = Board {
+            size,
+            stride,
+            colour: [BORDER; MAX_POINTS],
+            group: [0; MAX_POINTS],
+            next: [0; MAX_POINTS],
+            stones: [0; MAX_POINTS],
+            libs: [0; MAX_POINTS],
+            lib_sum: [0; MAX_POINTS],
+            lib_sq: [0; MAX_POINTS],
+            empty: Vec::with_capacity(size * size),
+            empty_at: [0; MAX_POINTS],
+            hash: 0,
+            ko: 0,
+            captures: [0; 2],
+        };
+        for row in 0..size {
+            for col in 0..size {
+                let p = board.point(row, col);
+                board.colour[p] = EMPTY;
+                board.empty_at[p] = board.empty.len() as u16;
+                board.empty.push(p as u16);
+            }
+        }
+        board
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The array index of (row, col), row 0 at the top.
+    pub fn point(&self, row: usize, col: usize) -> usize {
+        (row + 1) * self.stride + col + 1
+    }
+
+    /// (row, col) of an on-board array index.
+    pub fn coords(&self, point: usize) -> (usize, usize) {
+        (point / self.stride - 1, point % self.stride - 1)
+    }
+
+    pub fn colour(&self, point: usize) -> u8 {
+        self.colour[point]
+    }
+
+    pub fn on_board(&self, point: usize) -> bool {
+        point < MAX_POINTS && self.colour[point] != BORDER
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn ko(&self) -> Option<usize> {
+        (self.ko != 0).then_some(self.ko as usize)
+    }
+
+    /// Sets the counters a saved state carries (captures by black and white, the ko point).
+    pub fn set_counters(&mut self, captures: [u32; 2], ko: Option<usize>) {
+        self.captures = captures;
+        self.ko = ko.unwrap_or(0) as u16;
+    }
+
+    pub fn clear_ko(&mut self) {
+        self.ko = 0;
+    }
+
+    pub fn captures(&self, colour: u8) -> u32 {
+        self.captures[colour as usize - 1]
+    }
+
+    pub fn empties(&self) -> &[u16] {
+        &self.empty
+    }
+
+    /// Every on-board point, top row first.
+    pub fn points(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.size).flat_map(move |row| (0..self.size).map(move |col| self.point(row, col)))
+    }
+
+    pub fn neighbours(&self, point: usize) -> [usize; 4] {
+        [point - self.stride, point - 1, point + 1, point + self.stride]
+    }
+
+    pub fn group_of(&self, point: usize) -> usize {
+        self.group[point] as usize
+    }
+
+    /// The stones of the group `point` belongs to.
+    pub fn group_stones(&self, point: usize) -> Vec<usize> {
+        let mut stones = Vec::new();
+        let mut stone = point;
+        loop {
+            stones.push(stone);
+            stone = self.next[stone] as usize;
+            if stone == point {
+                return stones;
+            }
+        }
+    }
+
+    /// The group's liberties (exact, sorted).
+    pub fn liberties(&self, point: usize) -> Vec<usize> {
+        let mut libs: Vec<usize> = self
+            .group_stones(point)
+            .into_iter()
+            .flat_map(|s| self.neighbours(s))
+            .filter(|&n| self.colour[n] == EMPTY)
+            .collect();
+        libs.sort_unstable();
+        libs.dedup();
+        libs
+    }
+
+    /// Whether the group of `point` has `lib` as its only liberty.
+    fn in_atari_at(&self, group: usize, lib: usize) -> bool {
+        let (n, sum, sq) = (self.libs[group] as u64, self.lib_sum[group] as u64, self.lib_sq[group]);
+        n > 0 && sum == lib as u64 * n && n * sq == sum * sum
+    }
+
+    /// Placing `colour` at the empty `point` would leave its group without liberties and capture nothing.
+    pub fn is_suicide(&self, point: usize, colour: u8) -> bool {
+        let enemy = opponent(colour);
+        for n in self.neighbours(point) {
+            let c = self.colour[n];
+            if c == EMPTY {
+                return false;
+            }
+            if c == colour && !self.in_atari_at(self.group[n] as usize, point) {
+                return false;
+            }
+            if c == enemy && self.in_atari_at(self.group[n] as usize, point) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The position hash after `colour` plays the (legal, non-suicide) `point`.
+    pub fn hash_after(&self, point: usize, colour: u8) -> u64 {
+        let enemy = opponent(colour);
+        let mut hash = self.hash ^ ZOBRIST[colour as usize - 1][point];
+        let mut captured: [usize; 4] = [0; 4];
+        for (i, n) in self.neighbours(point).into_iter().enumerate() {
+            if self.colour[n] != enemy {
+                continue;
+            }
+            let g = self.group[n] as usize;
+            if self.in_atari_at(g, point) && !captured[..i].contains(&g) {
+                captured[i] = g;
+                for stone in self.group_stones(g) {
+                    hash ^= ZOBRIST[enemy as usize - 1][stone];
+                }
+            }
+        }
+        hash
+    }
+
+    /// Whether `colour` at `point` fills one of its own single-point eyes (all four sides its own
+    /// stones or the edge, and at most one own diagonal missing, none off a side edge).
+    pub fn is_own_eye(&self, point: usize, colour: u8) -> bool {
+        if self.neighbours(point).iter().any(|&n| self.colour[n] != colour && self.colour[n] != BORDER) {
+            return false;
+        }
+        let diagonals =
+            [point - self.stride - 1, point - self.stride + 1, point + self.stride - 1, point + self.stride + 1];
+        let (mut enemy, mut edge) = (0, false);
+        for d in diagonals {
+            match self.colour[d] {
+                BORDER => edge = true,
+                c if c == opponent(colour) => enemy += 1,
+                _ => {}
+            }
+        }
+        enemy == 0 || (!edge && enemy == 1)
+    }
+
+    /// Plays `colour` at `point`, which the caller checked is empty, not ko and not suicide.
+    pub fn place(&mut self, point: usize, colour: u8) {
+        let enemy = opponent(colour);
+        self.set_stone(point, colour);
+        self.group[point] = point as u16;
+        self.next[point] = point as u16;
+        self.stones[point] = 1;
+        self.libs[point] = 0;
+        self.lib_sum[point] = 0;
+        self.lib_sq[point] = 0;
+        for n in self.neighbours(point) {
+            match self.colour[n] {
+                EMPTY => self.add_lib(point, n),
+                BORDER => {}
+                _ => {
+                    let g = self.group[n] as usize;
+                    self.remove_lib(g, point);
+                }
+            }
+        }
+        let mut captured_stones = 0;
+        let mut captured_at = 0;
+        for n in self.neighbours(point) {
+            let c = self.colour[n];
+            if c == colour {
+                let (a, b) = (self.group[point] as usize, self.group[n] as usize);
+                if a != b {
+                    self.merge(a, b);
+                }
+            } else if c == enemy && self.libs[self.group[n] as usize] == 0 {
+                let g = self.group[n] as usize;
+                captured_stones += self.capture(g, colour);
+                captured_at = n;
+            }
+        }
+        self.captures[colour as usize - 1] += captured_stones;
+        let g = self.group[point] as usize;
+        self.ko = if captured_stones == 1 && self.stones[g] == 1 && self.in_atari_at(g, captured_at) {
+            captured_at as u16
+        } else {
+            0
+        };
+    }
+
+    fn set_stone(&mut self, point: usize, colour: u8) {
+        self.colour[point] = colour;
+        self.hash ^= ZOBRIST[colour as usize - 1][point];
+        let at = self.empty_at[point] as usize;
+        let last = self.empty.pop().expect("the point was empty");
+        if last as usize != point {
+            self.empty[at] = last;
+            self.empty_at[last as usize] = at as u16;
+        }
+    }
+
+    fn add_lib(&mut self, group: usize, lib: usize) {
+        self.libs[group] += 1;
+        self.lib_sum[group] += lib as u32;
+        self.lib_sq[group] += (lib * lib) as u64;
+    }
+
+    fn remove_lib(&mut self, group: usize, lib: usize) {
+        self.libs[group] -= 1;
+        self.lib_sum[group] -= lib as u32;
+        self.lib_sq[group] -= (lib * lib) as u64;
+    }
+
+    /// Joins two groups; the smaller is relabelled.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.stones[a] >= self.stones[b] { (a, b) } else { (b, a) };
+        let mut stone = small;
+        loop {
+            self.group[stone] = big as u16;
+            stone = self.next[stone] as usize;
+            if stone == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.stones[big] += self.stones[small];
+        self.libs[big] += self.libs[small];
+        self.lib_sum[big] += self.lib_sum[small];
+        self.lib_sq[big] += self.lib_sq[small];
+    }
+
+    /// Removes a group; its neighbours of colour `by` gain the freed points. Returns its size.
+    fn capture(&mut self, group: usize, by: u8) -> u32 {
+        let colour = self.colour[group];
+        let mut count = 0;
+        let mut stone = group;
+        loop {
+            let next = self.next[stone] as usize;
+            self.colour[stone] = EMPTY;
+            self.hash ^= ZOBRIST[colour as usize - 1][stone];
+            self.empty_at[stone] = self.empty.len() as u16;
+            self.empty.push(stone as u16);
+            count += 1;
+            for n in self.neighbours(stone) {
+                if self.colour[n] == by {
+                    let g = self.group[n] as usize;
+                    self.add_lib(g, stone);
+                }
+            }
+            stone = next;
+            if stone == group {
+                return count;
+            }
+        }
+    }
+}

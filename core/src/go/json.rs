@@ -1,0 +1,264 @@
+//! JSON shapes. Vertices are GTP's (`"C3"`: columns A..T without I, rows from 1 at the bottom).
+//! Moves: `{"type": "play", "at": "C3"}`, `{"type": "pass"}`, `{"type": "resign"}`, and in the
+//! scoring phase `{"type": "toggle", "at": "C3"}`, `{"type": "accept"}`, `{"type": "resume"}`; each
+//! may carry `"colour": 1|2` (black 1), which scoring moves must.
+//!
+//! The state (also the view) uses the shared conventions: `board` rows top first with 0/1/2,
+//! `to_move` 1|2|null, `result`. Reading a state back rebuilds the board stone by stone and checks
+//! that every group has a liberty; the superko history before it is not part of the state.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::board::{Board, EMPTY};
+use super::score::AreaScore;
+use super::{Go, GoConfig, GoMove, Scoring};
+use crate::game::{BySeat, Game, Outcome, Seat};
+
+const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// A GTP vertex: column (0 = A) and row (1 = the bottom row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Vertex {
+    pub col: u8,
+    pub row: u8,
+}
+
+impl fmt::Display for Vertex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", LETTERS[self.col as usize] as char, self.row)
+    }
+}
+
+impl FromStr for Vertex {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Vertex, String> {
+        let bad = || format!("{text:?} is not a vertex like C3");
+        let mut chars = text.trim().chars();
+        let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
+        let col = LETTERS.iter().position(|&l| l as char == letter).ok_or_else(bad)?;
+        let row: u8 = chars.as_str().parse().map_err(|_| bad())?;
+        if row == 0 || row > 25 {
+            return Err(bad());
+        }
+        Ok(Vertex { col: col as u8, row })
+    }
+}
+
+impl Serialize for Vertex {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Vertex {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum MoveRepr {
+    Play {
+        at: Vertex,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Seat>,
+    },
+    Pass {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Seat>,
+    },
+    Resign {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Seat>,
+    },
+    Toggle {
+        at: Vertex,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Seat>,
+    },
+    Accept {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Seat>,
+    },
+    Resume {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Seat>,
+    },
+}
+
+impl Serialize for GoMove {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            GoMove::Play { at, colour } => MoveRepr::Play { at, colour },
+            GoMove::Pass { colour } => MoveRepr::Pass { colour },
+            GoMove::Resign { colour } => MoveRepr::Resign { colour },
+            GoMove::Toggle { at, colour } => MoveRepr::Toggle { at, colour },
+            GoMove::Accept { colour } => MoveRepr::Accept { colour },
+            GoMove::Resume { colour } => MoveRepr::Resume { colour },
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for GoMove {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match MoveRepr::deserialize(d)? {
+            MoveRepr::Play { at, colour } => GoMove::Play { at, colour },
+            MoveRepr::Pass { colour } => GoMove::Pass { colour },
+            MoveRepr::Resign { colour } => GoMove::Resign { colour },
+            MoveRepr::Toggle { at, colour } => GoMove::Toggle { at, colour },
+            MoveRepr::Accept { colour } => GoMove::Accept { colour },
+            MoveRepr::Resume { colour } => GoMove::Resume { colour },
+        })
+    }
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Eq, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Phase {
+    Play,
+    Scoring,
+    Over,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateRepr {
+    config: GoConfig,
+    /// Rows top first: 0 empty, 1 black, 2 white.
+    board: Vec<Vec<u8>>,
+    to_move: Option<Seat>,
+    /// The side whose turn it is by alternation (also in the scoring phase and after the end).
+    turn: Seat,
+    captures: BySeat<u32>,
+    ko: Option<Vertex>,
+    passes: u8,
+    moves_played: u32,
+    phase: Phase,
+    dead: Vec<Vertex>,
+    accepted: BySeat<bool>,
+    score: Option<AreaScore>,
+    result: Option<OutcomeRepr>,
+}
+
+#[derive(Serialize, Deserialize, PartialEq)]
+struct OutcomeRepr {
+    winner: u8,
+    reason: String,
+}
+
+impl Serialize for Go {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let size = self.config.size;
+        let board = (0..size).map(|r| (0..size).map(|c| self.board.colour(self.board.point(r, c))).collect()).collect();
+        let phase = match (&self.result, &self.scoring) {
+            (Some(_), _) => Phase::Over,
+            (None, Some(_)) => Phase::Scoring,
+            (None, None) => Phase::Play,
+        };
+        let dead = self.scoring.as_ref().map(|sc| sc.dead().iter().map(|&p| self.vertex_of(p)).collect());
+        StateRepr {
+            config: self.config.clone(),
+            board,
+            to_move: self.status().to_move().filter(|_| self.scoring.is_none()),
+            turn: Seat::from_number(self.to_move).expect("colour"),
+            captures: BySeat::from_fn(|seat| self.board.captures(seat.number())),
+            ko: self.board.ko().map(|p| self.vertex_of(p)),
+            passes: self.passes,
+            moves_played: self.moves_played,
+            phase,
+            dead: dead.unwrap_or_default(),
+            accepted: BySeat::from_fn(|seat| self.scoring.as_ref().is_some_and(|sc| sc.accepted(seat.number()))),
+            score: self.score,
+            result: self
+                .result
+                .as_ref()
+                .map(|o| OutcomeRepr { winner: o.winner.map_or(0, Seat::number), reason: o.reason.to_owned() }),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Go {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let state = StateRepr::deserialize(d)?;
+        let mut game = Go::new(state.config).map_err(D::Error::custom)?;
+        let size = game.config.size;
+        if state.board.len() != size || state.board.iter().any(|row| row.len() != size) {
+            return Err(D::Error::custom(format!("board must be {size} rows of {size}")));
+        }
+        let mut board = Board::new(size);
+        for (r, row) in state.board.iter().enumerate() {
+            for (c, &colour) in row.iter().enumerate() {
+                match colour {
+                    EMPTY => {}
+                    1 | 2 => board.place(board.point(r, c), colour),
+                    other => return Err(D::Error::custom(format!("board holds {other}; expected 0, 1 or 2"))),
+                }
+            }
+        }
+        // A legal position places without any capture; a group without liberties would have been taken.
+        let stones = state.board.iter().flatten().filter(|&&c| c != EMPTY).count();
+        if board.points().filter(|&p| board.colour(p) != EMPTY).count() != stones {
+            return Err(D::Error::custom("a group on the board has no liberty"));
+        }
+        board.set_counters(state.captures.0, state.ko.and_then(|v| game.point_of(v)));
+        game.seen.clear();
+        game.seen.insert(board.hash());
+        game.board = board;
+        game.to_move = state.turn.number();
+        game.passes = state.passes;
+        game.moves_played = state.moves_played;
+        if state.phase != Phase::Play {
+            let mut dead = Vec::new();
+            for vertex in &state.dead {
+                let point = game.point_of(*vertex).ok_or_else(|| D::Error::custom("a dead stone off the board"))?;
+                if game.board.colour(point) == EMPTY {
+                    return Err(D::Error::custom(format!("{vertex} is marked dead but empty")));
+                }
+                dead.push(point);
+            }
+            game.scoring = Some(Scoring::restore(dead, state.accepted.0));
+        }
+        if state.phase == Phase::Over {
+            let result = state.result.ok_or_else(|| D::Error::custom("a finished game needs its result"))?;
+            let winner = match result.winner {
+                0 => None,
+                n => Some(Seat::from_number(n).ok_or_else(|| D::Error::custom("winner must be 0, 1 or 2"))?),
+            };
+            let reason = match result.reason.as_str() {
+                "score" => "score",
+                "resign" => "resign",
+                other => return Err(D::Error::custom(format!("unknown result reason {other:?}"))),
+            };
+            game.result = Some(Outcome { winner, reason });
+            game.score = state.score;
+            if reason == "score" {
+                let dead = game.scoring.as_ref().map(|sc| sc.dead().to_vec()).unwrap_or_default();
+                if state.score != Some(super::score::area_score(&game.board, &dead, game.config.komi)) {
+                    return Err(D::Error::custom("score does not follow from the board and dead stones"));
+                }
+            }
+        }
+        Ok(game)
+    }
+}
+
+/// What clients are shown: the state.
+#[derive(Serialize)]
+pub struct GoView {
+    #[serde(flatten)]
+    state: Go,
+}
+
+impl GoView {
+    pub(super) fn of(game: &Go) -> GoView {
+        GoView { state: game.clone() }
+    }
+}

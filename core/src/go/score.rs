@@ -1,0 +1,165 @@
+//! The scoring phase: the engine proposes dead stones (ownership from seeded light playouts), the
+//! players toggle groups and both accept; then area scoring: stones plus empty regions that touch
+//! only one colour, dead stones removed first, komi to white.
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use super::board::{Board, BLACK, EMPTY, WHITE};
+use super::Go;
+
+/// Areas by colour, komi included in white's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AreaScore {
+    pub black: f64,
+    pub white: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scoring {
+    /// Stones marked dead (board points).
+    dead: Vec<usize>,
+    /// Black has accepted the current marking, white has.
+    accepted: [bool; 2],
+}
+
+/// Playouts for the ownership estimate.
+const PLAYOUTS: u32 = 64;
+
+impl Scoring {
+    /// The engine's proposal: a group is dead when, in most light playouts from here, its points
+    /// end as the opponent's area.
+    pub fn propose(board: &Board, _komi: f64) -> Scoring {
+        let ownership = ownership(board);
+        let mut dead = Vec::new();
+        for root in groups(board) {
+            let colour = board.colour(root);
+            let sign = if colour == BLACK { 1 } else { -1 };
+            let stones = board.group_stones(root);
+            let own: i64 = stones.iter().map(|&s| sign * ownership[s]).sum();
+            if own < 0 {
+                dead.extend(stones);
+            }
+        }
+        dead.sort_unstable();
+        Scoring { dead, accepted: [false; 2] }
+    }
+
+    /// A marking read back from a saved state.
+    pub(super) fn restore(mut dead: Vec<usize>, accepted: [bool; 2]) -> Scoring {
+        dead.sort_unstable();
+        Scoring { dead, accepted }
+    }
+
+    pub fn dead(&self) -> &[usize] {
+        &self.dead
+    }
+
+    pub fn accepted(&self, colour: u8) -> bool {
+        self.accepted[colour as usize - 1]
+    }
+
+    /// One point of every group (to toggle).
+    pub fn groups(&self, board: &Board) -> Vec<usize> {
+        groups(board)
+    }
+
+    /// Marks the group at `point` dead, or alive again; any earlier acceptance lapses.
+    pub fn toggle(&mut self, board: &Board, point: usize) {
+        let stones = board.group_stones(point);
+        if self.dead.contains(&point) {
+            self.dead.retain(|p| !stones.contains(p));
+        } else {
+            self.dead.extend(stones);
+            self.dead.sort_unstable();
+        }
+        self.accepted = [false; 2];
+    }
+
+    /// `colour` accepts; once both have, the score.
+    pub fn accept(&mut self, colour: u8, board: &Board, komi: f64) -> Option<AreaScore> {
+        self.accepted[colour as usize - 1] = true;
+        (self.accepted == [true, true]).then(|| area_score(board, &self.dead, komi))
+    }
+}
+
+/// The representative (first in reading order) point of every group.
+fn groups(board: &Board) -> Vec<usize> {
+    let mut roots: Vec<usize> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for point in board.points() {
+        if board.colour(point) != EMPTY && seen.insert(board.group_of(point)) {
+            roots.push(point);
+        }
+    }
+    roots
+}
+
+/// Per point: playouts ending black's minus white's (Tromp-Taylor ownership of the final board).
+fn ownership(board: &Board) -> Vec<i64> {
+    let mut total = vec![0i64; super::board::MAX_POINTS];
+    let mut rng = SmallRng::seed_from_u64(board.hash());
+    for _ in 0..PLAYOUTS {
+        let (end, _) = Go::playout_from(board, BLACK, &mut rng);
+        let owners = area_owners(&end, &[]);
+        for point in board.points() {
+            total[point] += match owners[point] {
+                BLACK => 1,
+                WHITE => -1,
+                _ => 0,
+            };
+        }
+    }
+    total
+}
+
+/// Who owns each point: its stone's colour, or the one colour an empty region touches (dead stones
+/// count as empty).
+pub(super) fn area_owners(board: &Board, dead: &[usize]) -> Vec<u8> {
+    let colour = |p: usize| if dead.contains(&p) { EMPTY } else { board.colour(p) };
+    let mut owner = vec![EMPTY; super::board::MAX_POINTS];
+    let mut visited = vec![false; super::board::MAX_POINTS];
+    for start in board.points() {
+        let c = colour(start);
+        if c != EMPTY {
+            owner[start] = c;
+            continue;
+        }
+        if visited[start] {
+            continue;
+        }
+        let (mut region, mut touches, mut stack) = (Vec::new(), 0u8, vec![start]);
+        visited[start] = true;
+        while let Some(p) = stack.pop() {
+            region.push(p);
+            for n in board.neighbours(p).into_iter().filter(|&n| board.on_board(n)) {
+                match colour(n) {
+                    EMPTY if !visited[n] => {
+                        visited[n] = true;
+                        stack.push(n);
+                    }
+                    EMPTY => {}
+                    c => touches |= c,
+                }
+            }
+        }
+        if touches == BLACK || touches == WHITE {
+            for p in region {
+                owner[p] = touches;
+            }
+        }
+    }
+    owner
+}
+
+pub(super) fn area_score(board: &Board, dead: &[usize], komi: f64) -> AreaScore {
+    let owners = area_owners(board, dead);
+    let count = |c: u8| board.points().filter(|&p| owners[p] == c).count() as f64;
+    AreaScore { black: count(BLACK), white: count(WHITE) + komi }
+}
+
+/// The area score of a board as it stands (no dead stones), komi to white.
+pub fn tromp_taylor(board: &Board, komi: f64) -> AreaScore {
+    area_score(board, &[], komi)
+}
