@@ -17,6 +17,7 @@ macro_rules! both_stores {
 mod client;
 mod database;
 mod edges;
+mod go;
 mod function;
 mod ratelimit;
 mod services;

@@ -1,0 +1,65 @@
+//! Go through `/api/game`: options, moves validated by the server, and the scoring phase, where a
+//! player may only act for their own colour.
+
+use serde_json::{json, Value};
+use tabula_core::GameKind;
+
+use crate::client::{room_id, Backend, TestApi};
+
+fn version(view: &Value) -> i64 {
+    view["version"].as_i64().unwrap()
+}
+
+pub async fn go_rooms_score_only_with_both_players_agreeing(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let bad = api.post(json!({"roomId": room_id(), "game": "go", "config": {"size": 21}})).await;
+    assert_eq!(bad.status, 400);
+    let room = room_id();
+    let config = json!({"size": 5, "komi": 0.5});
+    let [black, white] = api.seated_room_of(&room, json!({"game": "go", "config": config})).await;
+    let mut view = api.get(&room).await.body;
+    assert_eq!(view["config"], json!({"size": 5, "komi": 0.5, "ko": "psk", "handicap": 0}));
+
+    let mut moves = Vec::new();
+    for (token, mv) in [(&black, json!({"type": "play", "at": "C3"})), (&white, json!({"type": "play", "at": "D4"}))] {
+        let reply = api.play(&room, token, version(&view), mv.clone()).await;
+        assert_eq!(reply.status, 200, "{}", reply.raw);
+        moves.push(mv);
+        view = reply.body;
+        assert_eq!(view["state"], GameKind::Go.replay(&config, &moves).unwrap().view());
+    }
+    let occupied = api.play(&room, &black, version(&view), json!({"type": "play", "at": "D4"})).await;
+    assert_eq!((occupied.status.as_u16(), occupied.body["error"]["reason"].as_str()), (422, Some("occupied")));
+    let off = api.play(&room, &black, version(&view), json!({"type": "play", "at": "F1"})).await;
+    assert_eq!(off.body["error"]["reason"], "off_board");
+    let shape = api.play(&room, &black, version(&view), json!({"type": "play", "at": "33"})).await;
+    assert_eq!(shape.status, 400, "not a vertex: malformed");
+
+    for token in [&black, &white] {
+        view = api.play(&room, token, version(&view), json!({"type": "pass"})).await.body;
+    }
+    assert_eq!(view["state"]["phase"], "scoring");
+    let play = api.play(&room, &black, version(&view), json!({"type": "play", "at": "A1"})).await;
+    assert_eq!(play.body["error"]["reason"], "scoring");
+    // White may not accept on black's behalf, nor black on white's.
+    let forged = api.play(&room, &white, version(&view), json!({"type": "accept", "colour": 1})).await;
+    assert_eq!((forged.status.as_u16(), forged.body["error"]["reason"].as_str()), (422, Some("not_your_turn")));
+    let forged = api.play(&room, &black, version(&view), json!({"type": "accept", "colour": 2})).await;
+    assert_eq!(forged.body["error"]["reason"], "not_your_turn");
+
+    let dead: Vec<String> = serde_json::from_value(view["state"]["dead"].clone()).unwrap();
+    for stone in dead {
+        view = api.play(&room, &white, version(&view), json!({"type": "toggle", "at": stone, "colour": 2})).await.body;
+    }
+    assert_eq!(view["state"]["dead"], json!([]));
+    view = api.play(&room, &black, version(&view), json!({"type": "accept", "colour": 1})).await.body;
+    assert_eq!(view["state"]["accepted"], json!({"1": true, "2": false}));
+    assert_eq!(view["state"]["result"], Value::Null, "one acceptance ends nothing");
+    let done = api.play(&room, &white, version(&view), json!({"type": "accept", "colour": 2})).await;
+    assert_eq!(done.status, 200, "{}", done.raw);
+    // C3 and D4 alone on 5x5: each stone is its own; every empty point touches both colours.
+    assert_eq!(done.body["state"]["score"], json!({"black": 1.0, "white": 1.5}));
+    assert_eq!(done.body["state"]["result"], json!({"winner": 2, "reason": "score"}));
+}
+
+both_stores!(go_rooms_score_only_with_both_players_agreeing);
