@@ -100,3 +100,78 @@ fn random_9x9_games_agree_with_gnu_go_under_simple_ko() {
 fn random_19x19_games_agree_with_gnu_go_under_simple_ko() {
     diff("simple", &[], "19", "10", "14");
 }
+
+/// Sends a GTP script to `tabula gtp`; returns the answers (without the `=`/`?` status) in order.
+fn session(script: &str) -> Vec<(bool, String)> {
+    let output = assert_cmd::Command::cargo_bin("tabula").unwrap().args(["gtp"]).write_stdin(script).output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    text.split("\n\n")
+        .filter(|answer| !answer.trim().is_empty())
+        .map(|answer| (answer.starts_with('='), answer[1..].trim().to_owned()))
+        .collect()
+}
+
+#[test]
+fn gtp_speaks_the_required_commands() {
+    let answers = session(
+        "protocol_version\nname\n7 known_command genmove\nknown_command fly\nlist_commands\nboardsize 5\n\
+         clear_board\nkomi 0.5\nplay b C3\nplay w C3\nis_legal w C3\nis_legal w B3\nlist_stones black\n\
+         undo\nlist_stones black\nundo\nboardsize 30\nfrobnicate\nplay b A1\nplay w B1\nplay b B2\nplay b C1\ncaptures black\n\
+         showboard\nfinal_score\nquit\nname\n",
+    );
+    let texts: Vec<&str> = answers.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(&texts[..4], ["2", "Tabula", "7 true", "false"]);
+    for command in COMMANDS_REQUIRED {
+        assert!(answers[4].1.lines().any(|l| l == command), "list_commands lacks {command}");
+    }
+    assert!(answers[5..9].iter().all(|(ok, _)| *ok), "{answers:?}");
+    assert_eq!(answers[9], (false, "illegal move".into()), "C3 is taken");
+    assert_eq!((texts[10], texts[11], texts[12]), ("0", "1", "C3"));
+    assert_eq!((answers[13].0, texts[14]), (true, ""), "undo takes C3 back");
+    assert!(!answers[15].0, "nothing left to undo");
+    assert!(!answers[16].0 && !answers[17].0, "bad size and unknown command are errors");
+    // White B1, between black A1 and B2, is captured by black C1: one stone.
+    assert_eq!(texts[22], "1");
+    assert!(texts[23].contains('X') && texts[23].contains("A B C D E"), "{}", texts[23]);
+    assert!(texts[24].starts_with("B+"), "black has all the area: {}", texts[24]);
+    assert_eq!(answers.len(), 26, "nothing is read after quit");
+}
+
+const COMMANDS_REQUIRED: [&str; 17] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "quit",
+    "is_legal",
+    "list_stones",
+    "captures",
+    "final_score",
+];
+
+#[test]
+fn genmove_plays_legal_moves_and_never_fills_its_own_eyes() {
+    // Black owns the 5x5 board's left side with two eyes at A1 and A3 (walls on B and column A).
+    let setup = "boardsize 5\nclear_board\nplay b A2\nplay b A4\nplay b B1\nplay b B2\nplay b B3\nplay b B4\nplay b A5\nplay b B5\n";
+    let mut script = setup.to_owned();
+    for _ in 0..12 {
+        script += "genmove b\ngenmove w\n";
+    }
+    let answers = session(&script);
+    let moves = &answers[10..];
+    for (i, (ok, vertex)) in moves.iter().enumerate() {
+        assert!(ok, "genmove failed: {vertex}");
+        if i % 2 == 0 {
+            assert!(vertex != "A1" && vertex != "A3", "black filled its own eye: {vertex}");
+        }
+    }
+}

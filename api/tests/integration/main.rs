@@ -17,8 +17,8 @@ macro_rules! both_stores {
 mod client;
 mod database;
 mod edges;
-mod go;
 mod function;
+mod go;
 mod ratelimit;
 mod services;
 mod suite;
