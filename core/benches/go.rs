@@ -21,7 +21,8 @@ fn benches(c: &mut Criterion) {
     // A mid-game position: all legal moves under superko.
     let mut midgame = game.clone();
     for _ in 0..40 {
-        let points: Vec<GoMove> = midgame.legal_moves().into_iter().filter(|m| matches!(m, GoMove::Play { .. })).collect();
+        let points: Vec<GoMove> =
+            midgame.legal_moves().into_iter().filter(|m| matches!(m, GoMove::Play { .. })).collect();
         let pick = points[(rand::RngCore::next_u32(&mut rng) as usize) % points.len()];
         midgame.play(&pick).unwrap();
     }
