@@ -29,11 +29,15 @@ const PLAYOUTS: u32 = 64;
 
 impl Scoring {
     /// The engine's proposal: a group is dead when, in most light playouts from here, its points
-    /// end as the opponent's area.
+    /// end as the opponent's area; groups alive by Benson's test are never proposed dead.
     pub fn propose(board: &Board, _komi: f64) -> Scoring {
         let ownership = ownership(board);
+        let safe = [unconditionally_alive(board, BLACK), unconditionally_alive(board, WHITE)].concat();
         let mut dead = Vec::new();
         for root in groups(board) {
+            if safe.contains(&root) {
+                continue;
+            }
             let colour = board.colour(root);
             let sign = if colour == BLACK { 1 } else { -1 };
             let stones = board.group_stones(root);
@@ -162,4 +166,121 @@ pub(super) fn area_score(board: &Board, dead: &[usize], komi: f64) -> AreaScore 
 /// The area score of a board as it stands (no dead stones), komi to white.
 pub fn tromp_taylor(board: &Board, komi: f64) -> AreaScore {
     area_score(board, &[], komi)
+}
+
+/// Benson's algorithm: the stones of `colour` that are alive whatever the opponent does (even if
+/// `colour` always passes). A chain needs two "vital" regions, each an enclosed region of non-own
+/// points whose empty points are all its liberties, and every chain around such a region must be
+/// alive too; chains and regions that fail are removed until nothing changes.
+pub fn unconditionally_alive(board: &Board, colour: u8) -> Vec<usize> {
+    let mut chains: Vec<usize> = groups(board).into_iter().filter(|&p| board.colour(p) == colour).collect();
+    // Regions: maximal connected sets of points not of `colour`.
+    let mut region_of = vec![usize::MAX; super::board::MAX_POINTS];
+    let mut regions: Vec<Vec<usize>> = Vec::new();
+    for start in board.points() {
+        if board.colour(start) == colour || region_of[start] != usize::MAX {
+            continue;
+        }
+        let id = regions.len();
+        let mut points = vec![start];
+        region_of[start] = id;
+        let mut i = 0;
+        while i < points.len() {
+            for n in board.neighbours(points[i]) {
+                if board.on_board(n) && board.colour(n) != colour && region_of[n] == usize::MAX {
+                    region_of[n] = id;
+                    points.push(n);
+                }
+            }
+            i += 1;
+        }
+        regions.push(points);
+    }
+    let chain_of = |p: usize| board.group_of(p);
+    // The chains bordering each region, and whether each region is vital to each of them.
+    let borders: Vec<Vec<usize>> = regions
+        .iter()
+        .map(|points| {
+            let mut around: Vec<usize> = points
+                .iter()
+                .flat_map(|&p| board.neighbours(p))
+                .filter(|&n| board.on_board(n) && board.colour(n) == colour)
+                .map(chain_of)
+                .collect();
+            around.sort_unstable();
+            around.dedup();
+            around
+        })
+        .collect();
+    let vital = |region: usize, chain: usize| {
+        regions[region].iter().filter(|&&p| board.colour(p) == EMPTY).all(|&p| {
+            board.neighbours(p).iter().any(|&n| board.on_board(n) && board.colour(n) == colour && chain_of(n) == chain)
+        })
+    };
+    let mut live_regions: Vec<bool> = vec![true; regions.len()];
+    loop {
+        let before = chains.len();
+        chains.retain(|&root| {
+            let chain = chain_of(root);
+            let count = (0..regions.len())
+                .filter(|&r| live_regions[r] && borders[r].contains(&chain) && vital(r, chain))
+                .count();
+            count >= 2
+        });
+        let alive: Vec<usize> = chains.iter().map(|&root| chain_of(root)).collect();
+        for (r, around) in borders.iter().enumerate() {
+            if live_regions[r] && !around.iter().all(|c| alive.contains(c)) {
+                live_regions[r] = false;
+            }
+        }
+        if chains.len() == before {
+            break;
+        }
+    }
+    let mut stones: Vec<usize> = chains.into_iter().flat_map(|root| board.group_stones(root)).collect();
+    stones.sort_unstable();
+    stones
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board from rows of `X` (black), `O` (white) and `.`, top row first.
+    fn board(rows: &[&str]) -> Board {
+        let mut board = Board::new(rows.len());
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let colour = match ch {
+                    'X' => BLACK,
+                    'O' => WHITE,
+                    _ => continue,
+                };
+                board.place(board.point(r, c), colour);
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn two_eyes_live_unconditionally_and_one_eye_does_not() {
+        let two_eyes = board(&["X.X.X", "XXXXX", ".....", ".....", ".O..."]);
+        assert_eq!(unconditionally_alive(&two_eyes, BLACK).len(), 8);
+        assert!(unconditionally_alive(&two_eyes, WHITE).is_empty());
+        let one_eye = board(&["X.XXX", "XXXXX", ".....", ".....", ".O..."]);
+        assert!(unconditionally_alive(&one_eye, BLACK).is_empty());
+        // An eye holding an enemy stone is still vital if its empty points are all liberties.
+        let stone_in_eye = board(&["XOX.X", "XXXXX", ".....", ".....", "....."]);
+        assert_eq!(unconditionally_alive(&stone_in_eye, BLACK).len(), 8);
+    }
+
+    #[test]
+    fn the_proposal_never_kills_an_unconditionally_alive_group() {
+        // White's two-eyed group in black's area: playouts could not take it.
+        let settled = board(&[".X.O.O.", "XXXOOOO", ".X.X...", "XXXX...", ".......", ".......", "......."]);
+        let proposal = Scoring::propose(&settled, 7.5);
+        let alive = unconditionally_alive(&settled, WHITE);
+        assert!(!alive.is_empty());
+        assert!(alive.iter().all(|p| !proposal.dead().contains(p)));
+    }
 }
