@@ -7,7 +7,7 @@ use anyhow::Result;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use tabula_core::go::{Go, GoConfig, GoMove, KoRule, Vertex};
-use tabula_core::{Game, Seat};
+use tabula_core::{ConfigError, Game, Seat};
 
 const COMMANDS: [&str; 17] = [
     "protocol_version",
@@ -130,19 +130,14 @@ impl Engine {
             .map(|_| String::new()),
             "clear_board" => self.reset().map(|_| String::new()),
             "komi" => match arg(0).and_then(|k| k.parse::<f64>().ok()) {
-                Some(komi) if (komi * 2.0).fract() == 0.0 => {
+                // The game in progress takes it at once; later games too.
+                Some(komi) => self.game.set_komi(komi).map(|()| {
                     self.config.komi = komi;
-                    let moves = std::mem::take(&mut self.undo);
-                    // Komi only matters for the score: keep the position, restart its config.
-                    let position = self.game.clone();
-                    self.reset().map(|_| {
-                        self.game = position;
-                        self.undo = moves;
-                        String::new()
-                    })
-                }
-                _ => Err("komi not accepted (a multiple of 0.5)".into()),
-            },
+                    String::new()
+                }),
+                None => Err(ConfigError("komi not a number".into())),
+            }
+            .map_err(|e| e.to_string()),
             "play" => (|| {
                 let seat = colour(arg(0))?;
                 self.play(seat, vertex(arg(1))?)?;

@@ -12,7 +12,7 @@ pub fn parse_size(text: &str) -> Result<Board, String> {
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("expected WxH, like 6x5, not {text:?}"))?;
     let number = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("{s:?} is not a number"));
     let (w, h) = (number(w)?, number(h)?);
-    if w < h || h < 2 || w * h > 64 {
+    if w < h || h < 2 || w.checked_mul(h).is_none_or(|area| area > 64) {
         return Err(format!("{w}x{h}: need W >= H >= 2 and W*H <= 64"));
     }
     Ok(Board { w, h })

@@ -175,3 +175,14 @@ fn genmove_plays_legal_moves_and_never_fills_its_own_eyes() {
         }
     }
 }
+
+#[test]
+fn komi_applies_to_the_game_in_progress_and_a_bad_one_changes_nothing() {
+    let answers = session(
+        "boardsize 5\nclear_board\nplay b C3\nkomi 100.5\nfinal_score\nkomi 2000\nkomi 0.5\nfinal_score\nclear_board\n",
+    );
+    assert_eq!(answers[4], (true, "W+75.5".into()), "25 black points against 100.5");
+    assert!(!answers[5].0, "komi 2000 is refused");
+    assert_eq!(answers[7], (true, "B+24.5".into()));
+    assert!(answers[8].0, "the engine still works");
+}

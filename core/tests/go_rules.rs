@@ -173,3 +173,33 @@ fn handicap_stones_stand_on_the_star_points_and_white_moves_first() {
         assert!(GameKind::Go.new_game(&bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_state_reads_back_only_if_it_is_consistent() {
+    let game = position(5, 0.5, &["C3"], &["D4"]);
+    let json = state(&game);
+    let back: Go = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(state(&back), json);
+    let corrupt = |edit: &dyn Fn(&mut Value)| {
+        let mut bad = json.clone();
+        edit(&mut bad);
+        serde_json::from_value::<Go>(bad).is_err()
+    };
+    // A black stone in the corner with no liberty (white on both sides).
+    assert!(corrupt(&|s| {
+        s["board"][3] = json!([0, 0, 0, 0, 2]);
+        s["board"][4] = json!([0, 0, 0, 2, 1]);
+    }));
+    assert!(corrupt(&|s| s["passes"] = json!(2)), "two passes mean scoring");
+    assert!(corrupt(&|s| s["ko"] = json!("C3")), "the ko point is occupied");
+    assert!(corrupt(&|s| s["ko"] = json!("H8")), "the ko point is off the board");
+    assert!(corrupt(&|s| s["board"][0][0] = json!(3)));
+    assert!(!corrupt(&|s| s["ko"] = json!("A1")), "an empty ko point reads back");
+
+    let finished = score_with(position(5, 0.5, &["B1", "B2", "B3", "B4", "B5"], &["D1", "D2", "D3", "D4", "D5"]), &[]);
+    let back: Go = serde_json::from_value(finished.clone()).unwrap();
+    assert_eq!(state(&back), finished);
+    let mut wrong_winner = finished.clone();
+    wrong_winner["result"]["winner"] = json!(1);
+    assert!(serde_json::from_value::<Go>(wrong_winner).is_err(), "white has more area");
+}

@@ -135,6 +135,17 @@ fn codes_verify_and_tampered_solutions_are_rejected() {
         assert!(level.check_solution(&unknown).is_err());
         assert!(level.check_solution(&level.solution[1..]).is_err(), "wrong size");
     }
+    let level = all_levels().iter().find(|l| l.code.contains(['0', '1'])).expect("a code with 0 or 1");
+    let look_alike: String = level
+        .code
+        .chars()
+        .map(|c| match c {
+            '0' => 'o',
+            '1' => 'l',
+            c => c,
+        })
+        .collect();
+    assert!(level.accepts_code(&look_alike), "O and L read as 0 and 1");
     for pair in all_levels().windows(2) {
         assert!(!pair[0].accepts_code(&pair[1].code), "another level's code does not unlock");
     }
@@ -171,4 +182,21 @@ fn the_check_lets_only_the_rotatable_piece_turn() {
     assert_eq!(nothing_turns.check_solution(&turned), Err(SolutionError::WrongShape(0)));
     let both_cells_elsewhere = vec![vec![0, 0, 0], vec![1, 1, 1]];
     assert_eq!(level.check_solution(&both_cells_elsewhere), Err(SolutionError::WrongShape(0)));
+}
+
+#[test]
+fn a_level_reads_back_only_if_well_formed() {
+    let level = &all_levels()[0];
+    let json = serde_json::to_value(level).unwrap();
+    assert_eq!(&serde_json::from_value::<Level>(json.clone()).unwrap(), level);
+    for (field, value) in [
+        ("pieces", serde_json::json!([9, 0, 0])),
+        ("rotatable", serde_json::json!(40)),
+        ("w", serde_json::json!(1)),
+        ("solution", serde_json::json!([[0]])),
+    ] {
+        let mut bad = json.clone();
+        bad[field] = value;
+        assert!(serde_json::from_value::<Level>(bad).is_err(), "{field}");
+    }
 }

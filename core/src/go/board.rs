@@ -252,6 +252,7 @@ impl Board {
 
     /// Plays `colour` at `point`, which the caller checked is empty, not ko and not suicide.
     pub fn place(&mut self, point: usize, colour: u8) {
+        debug_assert_eq!(self.colour[point], EMPTY, "placing on an occupied point");
         let enemy = opponent(colour);
         self.set_stone(point, colour);
         self.group[point] = point as u16;
@@ -285,7 +286,7 @@ impl Board {
                 captured_at = n;
             }
         }
-        self.captures[colour as usize - 1] += captured_stones;
+        self.captures[colour as usize - 1] = self.captures[colour as usize - 1].saturating_add(captured_stones);
         let g = self.group[point] as usize;
         self.ko = if captured_stones == 1 && self.stones[g] == 1 && self.in_atari_at(g, captured_at) {
             captured_at as u16

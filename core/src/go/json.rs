@@ -203,16 +203,27 @@ impl<'de> Deserialize<'de> for Go {
                 }
             }
         }
-        // A legal position places without any capture; a group without liberties would have been taken.
+        // A legal position places without any capture, and every group keeps a liberty.
         let stones = state.board.iter().flatten().filter(|&&c| c != EMPTY).count();
-        if board.points().filter(|&p| board.colour(p) != EMPTY).count() != stones {
+        let placed: Vec<usize> = board.points().filter(|&p| board.colour(p) != EMPTY).collect();
+        if placed.len() != stones || placed.iter().any(|&p| board.liberties(p).is_empty()) {
             return Err(D::Error::custom("a group on the board has no liberty"));
         }
-        board.set_counters(state.captures.0, state.ko.and_then(|v| game.point_of(v)));
+        let ko = match state.ko {
+            None => None,
+            Some(vertex) => match game.point_of(vertex) {
+                Some(point) if board.colour(point) == EMPTY => Some(point),
+                _ => return Err(D::Error::custom(format!("ko point {vertex} is off the board or occupied"))),
+            },
+        };
+        board.set_counters(state.captures.0, ko);
         game.seen.clear();
         game.seen.insert(board.hash());
         game.board = board;
         game.to_move = state.turn.number();
+        if state.phase == Phase::Play && state.passes > 1 {
+            return Err(D::Error::custom("two passes end play: passes above 1 need the scoring phase"));
+        }
         game.passes = state.passes;
         game.moves_played = state.moves_played;
         if state.phase != Phase::Play {
@@ -223,6 +234,18 @@ impl<'de> Deserialize<'de> for Go {
                     return Err(D::Error::custom(format!("{vertex} is marked dead but empty")));
                 }
                 dead.push(point);
+            }
+            dead.sort_unstable();
+            dead.dedup();
+            if dead.len() != state.dead.len() {
+                return Err(D::Error::custom("a dead stone is listed twice"));
+            }
+            // Stones are marked by whole groups.
+            if dead.iter().any(|&p| game.board.group_stones(p).iter().any(|s| !dead.contains(s))) {
+                return Err(D::Error::custom("dead stones must be whole groups"));
+            }
+            if state.phase == Phase::Scoring && state.accepted.0 == [true, true] {
+                return Err(D::Error::custom("both accepted: the game would be over"));
             }
             game.scoring = Some(Scoring::restore(dead, state.accepted.0));
         }
@@ -241,8 +264,17 @@ impl<'de> Deserialize<'de> for Go {
             game.score = state.score;
             if reason == "score" {
                 let dead = game.scoring.as_ref().map(|sc| sc.dead().to_vec()).unwrap_or_default();
-                if state.score != Some(super::score::area_score(&game.board, &dead, game.config.komi)) {
+                let score = super::score::area_score(&game.board, &dead, game.config.komi);
+                if state.score != Some(score) {
                     return Err(D::Error::custom("score does not follow from the board and dead stones"));
+                }
+                let expected = match score.black.partial_cmp(&score.white) {
+                    Some(std::cmp::Ordering::Greater) => Some(Seat::One),
+                    Some(std::cmp::Ordering::Less) => Some(Seat::Two),
+                    _ => None,
+                };
+                if winner != expected {
+                    return Err(D::Error::custom("the winner does not follow from the score"));
                 }
             }
         }

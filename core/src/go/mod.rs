@@ -163,6 +163,14 @@ fn handicap_points(size: usize, stones: usize) -> Vec<(usize, usize)> {
     points
 }
 
+/// Komi is a multiple of 0.5 within ±1000.
+fn check_komi(komi: f64) -> Result<(), ConfigError> {
+    if !komi.is_finite() || komi.abs() > 1000.0 || (komi * 2.0).fract() != 0.0 {
+        return Err(ConfigError("komi must be a multiple of 0.5 between -1000 and 1000".into()));
+    }
+    Ok(())
+}
+
 fn seat_colour(seat: Seat) -> u8 {
     seat.number()
 }
@@ -192,9 +200,18 @@ impl Go {
     /// scoring phase for play.
     pub fn set_turn(&mut self, colour: Seat) {
         if self.result.is_none() {
-            self.scoring = None;
+            if self.scoring.take().is_some() {
+                self.passes = 0;
+            }
             self.to_move = seat_colour(colour);
         }
+    }
+
+    /// Changes the komi of the game in progress (GTP's `komi`).
+    pub fn set_komi(&mut self, komi: f64) -> Result<(), ConfigError> {
+        check_komi(komi)?;
+        self.config.komi = komi;
+        Ok(())
     }
 
     /// The dead stones the engine proposes for the current board, and the area score with them.
@@ -347,11 +364,13 @@ impl Game for Go {
         if !(5..=19).contains(&config.size) {
             return Err(ConfigError(format!("size must be 5 to 19, not {}", config.size)));
         }
-        if !config.komi.is_finite() || config.komi.abs() > 1000.0 || (config.komi * 2.0).fract() != 0.0 {
-            return Err(ConfigError("komi must be a multiple of 0.5".into()));
-        }
-        if config.handicap == 1 || config.handicap > 9 || (config.handicap > 4 && config.size % 2 == 0) {
-            return Err(ConfigError("handicap must be 0 or 2 to 9 (above 4 only on odd sizes)".into()));
+        check_komi(config.komi)?;
+        // GTP's fixed handicap: none below 7x7, above 4 stones only on odd boards from 9x9.
+        let h = config.handicap;
+        if h == 1 || h > 9 || (h > 0 && config.size < 7) || (h > 4 && (config.size % 2 == 0 || config.size < 9)) {
+            return Err(ConfigError(
+                "handicap must be 0, or 2 to 4 from 7x7, or up to 9 on odd boards from 9x9".into(),
+            ));
         }
         let mut board = Board::new(config.size);
         for (row, col) in handicap_points(config.size, config.handicap) {
@@ -453,7 +472,7 @@ impl Game for Go {
             }
             GoMove::Pass { .. } => {
                 self.board.clear_ko();
-                self.passes += 1;
+                self.passes = self.passes.saturating_add(1);
                 self.to_move = board::opponent(colour);
                 if self.passes >= 2 {
                     self.scoring = Some(Scoring::propose(&self.board, self.config.komi));
@@ -479,7 +498,7 @@ impl Game for Go {
                 self.passes = 0;
             }
         }
-        self.moves_played += 1;
+        self.moves_played = self.moves_played.saturating_add(1);
     }
 
     fn view(&self) -> GoView {

@@ -7,7 +7,9 @@ use sha2::{Digest, Sha256};
 use super::{family, generate, shape_of, Board, Placements, Puzzle, Tiling, SHAPE_COUNT};
 
 /// One level of the shipped list. JSON: `{"w", "h", "pieces", "solution", "rotatable", "difficulty", "code"}`.
+/// Reading one back checks that it is well formed (sizes, shapes, indexes), not that it is unique.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "LevelFields")]
 pub struct Level {
     pub w: usize,
     pub h: usize,
@@ -21,6 +23,46 @@ pub struct Level {
     pub difficulty: u64,
     /// The code that unlocks the next level: a checksum of this level's solution.
     pub code: String,
+}
+
+/// A level as read, before it is checked.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LevelFields {
+    w: usize,
+    h: usize,
+    pieces: Vec<u8>,
+    solution: Vec<Vec<u8>>,
+    rotatable: Option<usize>,
+    difficulty: u64,
+    code: String,
+}
+
+impl TryFrom<LevelFields> for Level {
+    type Error = String;
+
+    fn try_from(f: LevelFields) -> Result<Level, String> {
+        if f.h < 1 || f.w < f.h || f.w.checked_mul(f.h).is_none_or(|area| area > 64) {
+            return Err(format!("{}x{} is not a level size", f.w, f.h));
+        }
+        if f.pieces.iter().any(|&shape| shape as usize >= SHAPE_COUNT) {
+            return Err("a piece shape is not one of the 8".into());
+        }
+        if f.rotatable.is_some_and(|index| index >= f.pieces.len()) {
+            return Err("the rotatable piece is not one of the pieces".into());
+        }
+        let level = Level {
+            w: f.w,
+            h: f.h,
+            pieces: f.pieces,
+            solution: f.solution,
+            rotatable: f.rotatable,
+            difficulty: f.difficulty,
+            code: f.code,
+        };
+        level.check_solution(&level.solution).map_err(|e| format!("the solution does not hold: {e}"))?;
+        Ok(level)
+    }
 }
 
 impl Level {
@@ -93,9 +135,18 @@ impl Level {
         Ok(())
     }
 
-    /// Whether `code` unlocks the level after this one (case, spaces and dashes do not matter).
+    /// Whether `code` unlocks the level after this one. Case, spaces and dashes do not matter, and
+    /// Crockford's look-alikes are read as meant (O as 0, I and L as 1).
     pub fn accepts_code(&self, code: &str) -> bool {
-        let typed: String = code.chars().filter(|c| !matches!(c, ' ' | '-')).map(|c| c.to_ascii_uppercase()).collect();
+        let typed: String = code
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-'))
+            .map(|c| match c.to_ascii_uppercase() {
+                'O' => '0',
+                'I' | 'L' => '1',
+                other => other,
+            })
+            .collect();
         typed == self.code
     }
 }
