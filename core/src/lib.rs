@@ -27,6 +27,7 @@
 
 mod any;
 pub mod edges;
+pub mod fairy;
 mod game;
 pub mod go;
 pub mod popucom;

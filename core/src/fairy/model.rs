@@ -1,0 +1,182 @@
+//! The seed's JSON model of a variant and its pieces (`shared/rules/fairy.md`), as read, and its
+//! compilation into per-colour move trees with the symmetry expansions applied.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// A variant as written in the data files.
+#[derive(Clone, Debug, Deserialize)]
+pub struct VariantDef {
+    /// Files and ranks.
+    pub board: [usize; 2],
+    #[serde(default)]
+    pub castling: bool,
+    /// Piece ids a pawn may promote to.
+    #[serde(default)]
+    pub promotion: Vec<String>,
+    /// The rank (0-based, seen from White) a pawn's double step starts from.
+    #[serde(default)]
+    pub double_step_rank_white_0based: Option<usize>,
+    pub pieces: BTreeMap<String, PieceDef>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct PieceDef {
+    pub moves: Vec<MoveNode>,
+    #[serde(rename = "expandMoves", default)]
+    pub expand: Option<String>,
+    #[serde(default)]
+    pub royal: bool,
+    #[serde(default)]
+    pub pawn: bool,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct MoveNode {
+    #[serde(rename = "move")]
+    pub spec: MoveSpec,
+    #[serde(default)]
+    pub children: Vec<MoveNode>,
+    #[serde(default)]
+    pub when: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum MoveSpec {
+    Ref {
+        #[serde(rename = "ref")]
+        piece: String,
+    },
+    Step {
+        #[serde(rename = "type")]
+        kind: String,
+        direction: [i32; 2],
+        #[serde(default)]
+        length: Option<u32>,
+        #[serde(rename = "reflectionLimit", default)]
+        reflection_limit: Option<u32>,
+        #[serde(default)]
+        option: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Both,
+    MoveOnly,
+    CaptureOnly,
+}
+
+/// One compiled step: a leap or a ride in a fixed direction (already turned for its colour).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Node {
+    pub rider: bool,
+    pub dx: i32,
+    pub dy: i32,
+    /// Ride limit (0: unlimited).
+    pub length: u32,
+    pub reflections: u32,
+    pub mode: Mode,
+    /// Only while the piece has not moved (for pawns: on its double-step rank).
+    pub unmoved_only: bool,
+    pub children: Vec<Node>,
+}
+
+impl Node {
+    fn transform(&self, f: &impl Fn(i32, i32) -> (i32, i32)) -> Node {
+        let (dx, dy) = f(self.dx, self.dy);
+        Node { dx, dy, children: self.children.iter().map(|c| c.transform(f)).collect(), ..self.clone() }
+    }
+}
+
+/// A symmetry of the board, on directions.
+type Symmetry = fn(i32, i32) -> (i32, i32);
+
+/// The symmetric images an `expandMoves` value asks for, the identity first.
+fn images(expand: Option<&str>) -> Vec<Symmetry> {
+    let identity: Symmetry = |x, y| (x, y);
+    match expand {
+        Some("V") => vec![identity, |x, y| (x, -y)],
+        Some("H") => vec![identity, |x, y| (-x, y)],
+        Some("X") => vec![
+            identity,
+            |x, y| (-x, y),
+            |x, y| (x, -y),
+            |x, y| (-x, -y),
+            |x, y| (y, x),
+            |x, y| (-y, x),
+            |x, y| (y, -x),
+            |x, y| (-y, -x),
+        ],
+        _ => vec![identity],
+    }
+}
+
+/// Compiles a piece's moves (references resolved, expansions applied, duplicates dropped), as seen
+/// from White.
+pub fn compile(pieces: &BTreeMap<String, PieceDef>, id: &str, depth: usize) -> Result<Vec<Node>, String> {
+    if depth > 8 {
+        return Err(format!("piece {id}: references loop"));
+    }
+    let def = pieces.get(id).ok_or_else(|| format!("unknown piece {id:?}"))?;
+    let mut base = Vec::new();
+    for node in &def.moves {
+        base.extend(compile_node(pieces, node, depth)?);
+    }
+    let mut out: Vec<Node> = Vec::new();
+    for image in images(def.expand.as_deref()) {
+        for node in &base {
+            let turned = node.transform(&image);
+            if !out.contains(&turned) {
+                out.push(turned);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn compile_node(pieces: &BTreeMap<String, PieceDef>, node: &MoveNode, depth: usize) -> Result<Vec<Node>, String> {
+    let unmoved_only = match node.when.as_deref() {
+        None => false,
+        Some("moveCount0") => true,
+        Some(other) => return Err(format!("unsupported condition {other:?}")),
+    };
+    match &node.spec {
+        MoveSpec::Ref { piece } => {
+            let mut nodes = compile(pieces, piece, depth + 1)?;
+            for n in &mut nodes {
+                n.unmoved_only |= unmoved_only;
+            }
+            Ok(nodes)
+        }
+        MoveSpec::Step { kind, direction, length, reflection_limit, option } => {
+            let rider = match kind.as_str() {
+                "leaper" => false,
+                "rider" => true,
+                other => return Err(format!("unsupported move type {other:?}")),
+            };
+            let mode = match option.as_deref() {
+                None => Mode::Both,
+                Some("move-only") => Mode::MoveOnly,
+                Some("capture-only") => Mode::CaptureOnly,
+                Some(other) => return Err(format!("unsupported option {other:?}")),
+            };
+            let mut children = Vec::new();
+            for child in &node.children {
+                children.extend(compile_node(pieces, child, depth)?);
+            }
+            Ok(vec![Node {
+                rider,
+                dx: direction[0],
+                dy: direction[1],
+                length: length.unwrap_or(0),
+                reflections: reflection_limit.unwrap_or(0),
+                mode,
+                unmoved_only,
+                children,
+            }])
+        }
+    }
+}
