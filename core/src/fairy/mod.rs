@@ -20,9 +20,44 @@ struct PieceType {
     royal: bool,
     pawn: bool,
     nodes: [Vec<Node>; 2],
-    /// Whether attacks can be found by walking back from the target (no children, no bounces,
-    /// no conditions); otherwise the pieces of this type are asked forward.
+    /// Whether attacks can be found by walking back from the target (no capturing move with
+    /// children, bounces or conditions); otherwise the pieces of this type are asked forward.
     simple: bool,
+    /// Two of its moves can reach one square (same direction twice, children, bounces).
+    needs_dedup: bool,
+}
+
+/// Simple attacks along one direction (as the attacker moves): which piece types leap it, which
+/// ride it without limit, which ride it a limited distance.
+#[derive(Clone, Debug, Default)]
+struct AttackLine {
+    dx: i32,
+    dy: i32,
+    leapers: u64,
+    riders: u64,
+    limited: Vec<(usize, u32)>,
+}
+
+fn attack_lines(pieces: &[PieceType], colour: usize) -> Vec<AttackLine> {
+    let mut lines: Vec<AttackLine> = Vec::new();
+    for (index, piece) in pieces.iter().enumerate().filter(|(_, p)| p.simple) {
+        for node in piece.nodes[colour].iter().filter(|n| n.mode != Mode::MoveOnly) {
+            let at = match lines.iter().position(|l| (l.dx, l.dy) == (node.dx, node.dy)) {
+                Some(at) => at,
+                None => {
+                    lines.push(AttackLine { dx: node.dx, dy: node.dy, ..AttackLine::default() });
+                    lines.len() - 1
+                }
+            };
+            let line = &mut lines[at];
+            match (node.rider, node.length) {
+                (false, _) | (true, 1) => line.leapers |= 1 << index,
+                (true, 0) => line.riders |= 1 << index,
+                (true, n) => line.limited.push((index, n)),
+            }
+        }
+    }
+    lines
 }
 
 /// A compiled variant.
@@ -35,6 +70,12 @@ pub struct Variant {
     promotion: Vec<u8>,
     double_step_rank: Option<usize>,
     pieces: Vec<PieceType>,
+    /// Some piece needs forward generation to find its attacks.
+    has_complex: bool,
+    /// By attacking colour.
+    lines: [Vec<AttackLine>; 2],
+    /// File and rank of each square (no division in the move loops).
+    coords: [(i32, i32); MAX_SQUARES],
 }
 
 fn flip(nodes: &[Node]) -> Vec<Node> {
@@ -53,9 +94,21 @@ impl Variant {
             let letter = letters.next().filter(|c| c.is_ascii_uppercase() && letters.next().is_none());
             let letter = letter.ok_or_else(|| format!("piece id {id:?}: one capital letter (FEN needs it)"))?;
             let white = compile(&def.pieces, id, 0)?;
-            let simple = white.iter().all(|n| n.children.is_empty() && n.reflections == 0 && !n.unmoved_only);
+            let plain = |n: &Node| n.children.is_empty() && n.reflections == 0;
+            let simple = white.iter().filter(|n| n.mode != Mode::MoveOnly).all(|n| plain(n) && !n.unmoved_only);
+            let mut directions: Vec<(i32, i32)> = white.iter().map(|n| (n.dx, n.dy)).collect();
+            directions.sort_unstable();
+            directions.dedup();
+            let needs_dedup = directions.len() != white.len() || !white.iter().all(plain);
             let black = flip(&white);
-            pieces.push(PieceType { letter, royal: piece.royal, pawn: piece.pawn, nodes: [white, black], simple });
+            pieces.push(PieceType {
+                letter,
+                royal: piece.royal,
+                pawn: piece.pawn,
+                nodes: [white, black],
+                simple,
+                needs_dedup,
+            });
         }
         let index = |id: &String| pieces.iter().position(|p| p.letter.to_string() == *id).map(|i| i as u8);
         let promotion = def
@@ -63,7 +116,19 @@ impl Variant {
             .iter()
             .map(|id| index(id).ok_or(format!("unknown promotion piece {id}")))
             .collect::<Result<_, _>>()?;
+        if pieces.len() > 63 {
+            return Err("at most 63 piece types".into());
+        }
+        let has_complex = pieces.iter().any(|p| !p.simple);
+        let lines = [attack_lines(&pieces, 0), attack_lines(&pieces, 1)];
+        let mut coords = [(0, 0); MAX_SQUARES];
+        for (sq, c) in coords.iter_mut().enumerate().take(files * ranks) {
+            *c = ((sq % files) as i32, (sq / files) as i32);
+        }
         Ok(Variant {
+            coords,
+            has_complex,
+            lines,
             name: name.to_owned(),
             files,
             ranks,
@@ -118,6 +183,8 @@ pub struct Position {
     castle_rooks: [u8; 4],
     ep: u8,
     chess960: bool,
+    /// Each side's royal piece square (NONE without one).
+    royal: [u8; 2],
 }
 
 fn colour_of(cell: u8) -> u8 {
@@ -172,7 +239,18 @@ impl Position {
             "b" => 1,
             other => return Err(format!("side to move {other:?}")),
         };
-        let mut position = Position { squares, side, castle_rooks: [NONE; 4], ep: NONE, chess960 };
+        let mut position = Position { squares, side, castle_rooks: [NONE; 4], ep: NONE, chess960, royal: [NONE; 2] };
+        for colour in 0..2u8 {
+            let royal = (0..variant.files * variant.ranks).filter(|&sq| {
+                let cell = squares[sq];
+                cell != 0 && colour_of(cell) == colour && variant.pieces[piece_of(cell)].royal
+            });
+            let royal: Vec<usize> = royal.collect();
+            if royal.len() > 1 {
+                return Err("more than one royal piece of a colour".into());
+            }
+            position.royal[colour as usize] = royal.first().map_or(NONE, |&sq| sq as u8);
+        }
         let rights = fields.next().unwrap_or("-");
         let mut slot = 0;
         for c in rights.chars().filter(|&c| c != '-') {
@@ -215,8 +293,10 @@ impl Position {
         (cell != 0).then(|| (piece_of(cell), colour_of(cell)))
     }
 
+    #[inline]
     fn step(variant: &Variant, sq: usize, dx: i32, dy: i32) -> Option<usize> {
-        let (f, r) = ((sq % variant.files) as i32 + dx, (sq / variant.files) as i32 + dy);
+        let (f, r) = variant.coords[sq];
+        let (f, r) = (f + dx, r + dy);
         (f >= 0 && r >= 0 && (f as usize) < variant.files && (r as usize) < variant.ranks)
             .then(|| r as usize * variant.files + f as usize)
     }
@@ -251,7 +331,7 @@ impl Position {
             let next = match Self::step(variant, sq, dx, dy) {
                 Some(next) => next,
                 None if node.rider && bounces < node.reflections => {
-                    let (f, r) = ((sq % variant.files) as i32, (sq / variant.files) as i32);
+                    let (f, r) = variant.coords[sq];
                     if f + dx < 0 || f + dx >= variant.files as i32 {
                         dx = -dx;
                     }
@@ -300,31 +380,34 @@ impl Position {
 
     /// Whether a piece of `by` attacks `target`.
     pub fn attacked(&self, variant: &Variant, target: usize, by: u8) -> bool {
-        for (index, piece) in variant.pieces.iter().enumerate() {
-            if !piece.simple {
-                continue;
-            }
-            for node in &piece.nodes[by as usize] {
-                if node.mode == Mode::MoveOnly {
-                    continue;
-                }
-                let mut sq = target;
-                let mut steps = 0;
-                while let Some(prev) = Self::step(variant, sq, -node.dx, -node.dy) {
-                    steps += 1;
-                    let cell = self.squares[prev];
-                    if cell != 0 {
-                        if colour_of(cell) == by && piece_of(cell) == index {
-                            return true;
-                        }
-                        break;
-                    }
-                    if !node.rider || (node.length > 0 && steps >= node.length) {
+        for line in &variant.lines[by as usize] {
+            let mut sq = target;
+            let mut steps = 0u32;
+            while let Some(prev) = Self::step(variant, sq, -line.dx, -line.dy) {
+                steps += 1;
+                let cell = self.squares[prev];
+                if cell == 0 {
+                    if line.riders == 0 && line.limited.is_empty() {
                         break;
                     }
                     sq = prev;
+                    continue;
                 }
+                if colour_of(cell) == by {
+                    let piece = piece_of(cell);
+                    let bit = 1u64 << piece;
+                    if (steps == 1 && line.leapers & bit != 0)
+                        || line.riders & bit != 0
+                        || line.limited.iter().any(|&(p, n)| p == piece && steps <= n)
+                    {
+                        return true;
+                    }
+                }
+                break;
             }
+        }
+        if !variant.has_complex {
+            return false;
         }
         // The other pieces are asked forward, with an enemy standing on an empty target so that
         // a capture there shows (castling asks about empty squares).
@@ -346,11 +429,9 @@ impl Position {
         false
     }
 
-    fn royal_square(&self, variant: &Variant, colour: u8) -> Option<usize> {
-        (0..variant.files * variant.ranks).find(|&sq| {
-            let cell = self.squares[sq];
-            cell != 0 && colour_of(cell) == colour && variant.pieces[piece_of(cell)].royal
-        })
+    fn royal_square(&self, _variant: &Variant, colour: u8) -> Option<usize> {
+        let sq = self.royal[colour as usize];
+        (sq != NONE).then_some(sq as usize)
     }
 
     pub fn in_check(&self, variant: &Variant) -> bool {
@@ -367,8 +448,10 @@ impl Position {
             }
             targets.clear();
             self.targets(variant, from, &mut targets);
-            targets.sort_unstable();
-            targets.dedup_by_key(|t| t.0);
+            if variant.pieces[piece_of(cell)].needs_dedup {
+                targets.sort_unstable();
+                targets.dedup_by_key(|t| t.0);
+            }
             let pawn = variant.pieces[piece_of(cell)].pawn;
             for &(to, _) in &targets {
                 let special = if pawn && to as u8 == self.ep && self.squares[to] == 0 {
@@ -456,6 +539,9 @@ impl Position {
         }
         // Castling rights go with a moved king or a moved or captured rook.
         let king_moved = variant.pieces[piece_of(moving)].royal;
+        if king_moved {
+            next.royal[self.side as usize] = to as u8;
+        }
         for rook in next.castle_rooks.iter_mut() {
             if *rook == NONE {
                 continue;
@@ -473,11 +559,34 @@ impl Position {
     pub fn legal_moves(&self, variant: &Variant) -> Vec<Move> {
         let mut moves = Vec::new();
         self.pseudo_moves(variant, &mut moves);
+        let king = self.royal_square(variant, self.side);
+        // Out of check, a move of another piece (not en passant) can only expose the king along a
+        // rider's line through the square it leaves; elsewhere it needs no test.
+        let quiet = !variant.has_complex && !self.in_check(variant);
         moves.retain(|&mv| {
+            let Some(king) = king else { return true };
+            if quiet
+                && mv.from as usize != king
+                && mv.special == Special::None
+                && !self.on_rider_line(variant, king, mv.from as usize)
+            {
+                return true;
+            }
             let next = self.after(variant, mv);
             !next.royal_square(variant, self.side).is_some_and(|k| next.attacked(variant, k, next.side))
         });
         moves
+    }
+
+    /// Whether `sq` lies on a line along which an enemy rider could attack `king`.
+    fn on_rider_line(&self, variant: &Variant, king: usize, sq: usize) -> bool {
+        let files = variant.files as i32;
+        let (df, dr) = ((sq as i32 % files) - (king as i32 % files), (sq as i32 / files) - (king as i32 / files));
+        variant.lines[1 - self.side as usize].iter().filter(|l| l.riders != 0 || !l.limited.is_empty()).any(|l| {
+            // sq = king - j * (dx, dy) for some j >= 1.
+            let j = if l.dx != 0 { -df / l.dx } else { -dr / l.dy };
+            j >= 1 && -j * l.dx == df && -j * l.dy == dr
+        })
     }
 
     pub fn perft(&self, variant: &Variant, depth: u32) -> u64 {
