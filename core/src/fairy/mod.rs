@@ -7,7 +7,7 @@ mod model;
 use std::collections::BTreeMap;
 
 pub use model::VariantDef;
-use model::{compile, Mode, Node};
+use model::{compile, Hop, Mode, Node};
 
 pub const MAX_FILES: usize = 12;
 pub const MAX_SQUARES: usize = MAX_FILES * MAX_FILES;
@@ -68,7 +68,15 @@ pub struct Variant {
     ranks: usize,
     castling: bool,
     promotion: Vec<u8>,
-    double_step_rank: Option<usize>,
+    /// Per colour, the ranks (absolute) where a pawn counts as unmoved.
+    double_step: [Vec<usize>; 2],
+    /// Promotion is optional on this many last ranks, mandatory on the last.
+    promotion_ranks: usize,
+    /// Per piece type: at most this many on the board after a promotion (usize::MAX: no limit).
+    promotion_limits: Vec<usize>,
+    pub description: String,
+    /// The start position, if the data gives one.
+    pub start: Option<String>,
     pieces: Vec<PieceType>,
     /// Some piece needs forward generation to find its attacks.
     has_complex: bool,
@@ -94,7 +102,7 @@ impl Variant {
             let letter = letters.next().filter(|c| c.is_ascii_uppercase() && letters.next().is_none());
             let letter = letter.ok_or_else(|| format!("piece id {id:?}: one capital letter (FEN needs it)"))?;
             let white = compile(&def.pieces, id, 0)?;
-            let plain = |n: &Node| n.children.is_empty() && n.reflections == 0;
+            let plain = |n: &Node| n.children.is_empty() && n.reflections == 0 && n.hop == Hop::None;
             let simple = white.iter().filter(|n| n.mode != Mode::MoveOnly).all(|n| plain(n) && !n.unmoved_only);
             let mut directions: Vec<(i32, i32)> = white.iter().map(|n| (n.dx, n.dy)).collect();
             directions.sort_unstable();
@@ -125,7 +133,28 @@ impl Variant {
         for (sq, c) in coords.iter_mut().enumerate().take(files * ranks) {
             *c = ((sq % files) as i32, (sq / files) as i32);
         }
+        let white_steps = def
+            .double_step_ranks_white_0based
+            .clone()
+            .unwrap_or_else(|| vec![def.double_step_rank_white_0based.unwrap_or(1)]);
+        let black_steps = def
+            .double_step_ranks_black_0based
+            .clone()
+            .unwrap_or_else(|| vec![ranks - 1 - def.double_step_rank_white_0based.unwrap_or(1)]);
+        let mut promotion_limits = vec![usize::MAX; pieces.len()];
+        for (id, &limit) in &def.promotion_limits {
+            let at = pieces
+                .iter()
+                .position(|p| p.letter.to_string() == *id)
+                .ok_or(format!("unknown piece {id} in promotion_limits"))?;
+            promotion_limits[at] = limit;
+        }
         Ok(Variant {
+            double_step: [white_steps, black_steps],
+            promotion_ranks: def.promotion_ranks.unwrap_or(1).max(1),
+            promotion_limits,
+            description: def.description.clone().unwrap_or_default(),
+            start: def.start.clone(),
             coords,
             has_complex,
             lines,
@@ -134,7 +163,6 @@ impl Variant {
             ranks,
             castling: def.castling,
             promotion,
-            double_step_rank: def.double_step_rank_white_0based,
             pieces,
         })
     }
@@ -148,6 +176,15 @@ impl Variant {
             out.insert(name.clone(), Variant::from_def(&name, &def).map_err(|e| format!("{name}: {e}"))?);
         }
         Ok(out)
+    }
+
+    /// The variants Tabula ships (`core/data/fairy-variants.json`), by name.
+    pub fn builtin() -> &'static BTreeMap<String, Variant> {
+        static BUILTIN: std::sync::OnceLock<BTreeMap<String, Variant>> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            Variant::all_from_json(include_str!("../../data/fairy-variants.json"))
+                .expect("the shipped variants compile")
+        })
     }
 
     fn piece_of(&self, letter: char) -> Option<u8> {
@@ -303,10 +340,7 @@ impl Position {
 
     /// Whether the piece on `origin` counts as unmoved (pawns: on their double-step rank).
     fn unmoved(&self, variant: &Variant, origin: usize, piece: usize, colour: u8) -> bool {
-        let rank = origin / variant.files;
-        // Without the rank in the data, a pawn starts on its second rank.
-        let start = variant.double_step_rank.unwrap_or(1);
-        variant.pieces[piece].pawn && rank == if colour == 0 { start } else { variant.ranks - 1 - start }
+        variant.pieces[piece].pawn && variant.double_step[colour as usize].contains(&(origin / variant.files))
     }
 
     /// Adds the targets of `node` from `at` for the piece on `origin` (treated as empty: it moves).
@@ -325,6 +359,9 @@ impl Position {
             return;
         }
         let occupant = |sq: usize| if sq == origin { 0 } else { self.squares[sq] };
+        if node.hop != Hop::None {
+            return self.hop(variant, origin, node, colour, out);
+        }
         let (mut dx, mut dy) = (node.dx, node.dy);
         let (mut sq, mut steps, mut bounces) = (at, 0u32, 0u32);
         loop {
@@ -367,6 +404,44 @@ impl Position {
                 return;
             }
             sq = next;
+        }
+    }
+
+    /// Hoppers: ride over empty squares to the first piece (the screen); the grasshopper lands just
+    /// behind it, the cannon rides on to the next piece and takes it.
+    fn hop(&self, variant: &Variant, origin: usize, node: &Node, colour: u8, out: &mut Vec<(usize, bool)>) {
+        let mut sq = origin;
+        let mut screened = false;
+        while let Some(next) = Self::step(variant, sq, node.dx, node.dy) {
+            sq = next;
+            let cell = self.squares[next];
+            if !screened {
+                if cell == 0 {
+                    continue;
+                }
+                screened = true;
+                if node.hop == Hop::Grasshopper {
+                    let Some(land) = Self::step(variant, next, node.dx, node.dy) else { return };
+                    let target = self.squares[land];
+                    if target == 0 && node.mode != Mode::CaptureOnly {
+                        out.push((land, false));
+                    } else if target != 0 && colour_of(target) != colour && node.mode != Mode::MoveOnly {
+                        out.push((land, true));
+                    }
+                    return;
+                }
+                continue;
+            }
+            if cell == 0 {
+                if node.mode != Mode::CaptureOnly {
+                    out.push((next, false));
+                }
+                continue;
+            }
+            if colour_of(cell) != colour && node.mode != Mode::MoveOnly {
+                out.push((next, true));
+            }
+            return;
         }
     }
 
@@ -440,7 +515,27 @@ impl Position {
 
     fn pseudo_moves(&self, variant: &Variant, moves: &mut Vec<Move>) {
         let mut targets = Vec::new();
-        let last_rank = |colour: u8| if colour == 0 { variant.ranks - 1 } else { 0 };
+        // How far into the promotion zone a rank is: 1 on the last rank, 0 outside the zone.
+        let zone = |colour: u8, rank: usize| {
+            let depth = if colour == 0 { variant.ranks - rank } else { rank + 1 };
+            if depth <= variant.promotion_ranks {
+                depth
+            } else {
+                0
+            }
+        };
+        let mut on_board = [0usize; 64];
+        for &cell in &self.squares[..variant.files * variant.ranks] {
+            if cell != 0 && colour_of(cell) == self.side {
+                on_board[piece_of(cell)] += 1;
+            }
+        }
+        let candidates: Vec<u8> = variant
+            .promotion
+            .iter()
+            .copied()
+            .filter(|&p| on_board[p as usize] < variant.promotion_limits[p as usize])
+            .collect();
         for from in 0..variant.files * variant.ranks {
             let cell = self.squares[from];
             if cell == 0 || colour_of(cell) != self.side {
@@ -460,11 +555,12 @@ impl Position {
                 } else {
                     Special::None
                 };
-                if pawn && to / variant.files == last_rank(self.side) && !variant.promotion.is_empty() {
-                    for &p in &variant.promotion {
-                        moves.push(Move { from: from as u8, to: to as u8, promotion: p + 1, special });
-                    }
-                } else {
+                let depth = if pawn && !variant.promotion.is_empty() { zone(self.side, to / variant.files) } else { 0 };
+                for &p in if depth > 0 { &candidates[..] } else { &[] } {
+                    moves.push(Move { from: from as u8, to: to as u8, promotion: p + 1, special });
+                }
+                // Staying a pawn: outside the zone, or inside it but not on the last rank.
+                if depth != 1 {
                     moves.push(Move { from: from as u8, to: to as u8, promotion: 0, special });
                 }
             }
@@ -541,6 +637,10 @@ impl Position {
         let king_moved = variant.pieces[piece_of(moving)].royal;
         if king_moved {
             next.royal[self.side as usize] = to as u8;
+        }
+        // A position with a side in check can be given; taking its royal piece leaves it without one.
+        if next.royal[1 - self.side as usize] == to as u8 {
+            next.royal[1 - self.side as usize] = NONE;
         }
         for rook in next.castle_rooks.iter_mut() {
             if *rook == NONE {

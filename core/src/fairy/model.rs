@@ -18,6 +18,25 @@ pub struct VariantDef {
     /// The rank (0-based, seen from White) a pawn's double step starts from.
     #[serde(default)]
     pub double_step_rank_white_0based: Option<usize>,
+    /// Beyond the seed: the ranks (0-based, each colour's own count from the bottom) where pawns may
+    /// double-step, when more than one (vs Pawns: White's ranks 1 to 4).
+    #[serde(default)]
+    pub double_step_ranks_white_0based: Option<Vec<usize>>,
+    #[serde(default)]
+    pub double_step_ranks_black_0based: Option<Vec<usize>>,
+    /// Beyond the seed: promotion is optional on this many last ranks (mandatory on the last).
+    #[serde(default)]
+    pub promotion_ranks: Option<usize>,
+    /// Beyond the seed: at most this many pieces of a type on the board after a promotion.
+    #[serde(default)]
+    pub promotion_limits: BTreeMap<String, usize>,
+    /// The usual start position (FEN).
+    #[serde(default)]
+    pub start: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
     pub pieces: BTreeMap<String, PieceDef>,
 }
 
@@ -62,6 +81,17 @@ pub enum MoveSpec {
     },
 }
 
+/// How a move treats the first piece in its way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hop {
+    /// Stops there (captures an enemy).
+    None,
+    /// The cannon: jumps it, then rides on to the next piece.
+    Cannon,
+    /// The grasshopper: lands on the square just behind it.
+    Grasshopper,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
     Both,
@@ -73,6 +103,7 @@ pub enum Mode {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     pub rider: bool,
+    pub hop: Hop,
     pub dx: i32,
     pub dy: i32,
     /// Ride limit (0: unlimited).
@@ -152,9 +183,11 @@ fn compile_node(pieces: &BTreeMap<String, PieceDef>, node: &MoveNode, depth: usi
             Ok(nodes)
         }
         MoveSpec::Step { kind, direction, length, reflection_limit, option } => {
-            let rider = match kind.as_str() {
-                "leaper" => false,
-                "rider" => true,
+            let (rider, hop) = match kind.as_str() {
+                "leaper" => (false, Hop::None),
+                "rider" => (true, Hop::None),
+                "hopper" => (true, Hop::Cannon),
+                "grasshopper" => (true, Hop::Grasshopper),
                 other => return Err(format!("unsupported move type {other:?}")),
             };
             let mode = match option.as_deref() {
@@ -169,6 +202,7 @@ fn compile_node(pieces: &BTreeMap<String, PieceDef>, node: &MoveNode, depth: usi
             }
             Ok(vec![Node {
                 rider,
+                hop,
                 dx: direction[0],
                 dy: direction[1],
                 length: length.unwrap_or(0),
