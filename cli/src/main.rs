@@ -2,6 +2,7 @@
 //! engines, serve the site and the API on one machine).
 
 mod bench;
+mod fairy;
 mod gtp;
 mod replay;
 mod serve;
@@ -40,6 +41,11 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// Fairy chess tools.
+    Fairy {
+        #[command(subcommand)]
+        command: FairyCommand,
+    },
     /// Speak GTP v2 (Go) on stdin/stdout.
     Gtp {
         /// The ko rule: positional superko or simple ko.
@@ -67,6 +73,13 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum FairyCommand {
+    /// Read JSON Lines positions ({"variant", "fen", "perft": [...]}) on stdin; write each with the
+    /// perft counts (as many depths as given) and the sorted legal moves computed here.
+    Perft,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum KoArg {
     Psk,
@@ -92,6 +105,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
+        Command::Fairy { command: FairyCommand::Perft } => fairy::perft(std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Gtp { ko } => {
             let rule = match ko {
                 KoArg::Psk => tabula_core::go::KoRule::Psk,

@@ -43,9 +43,12 @@ fn lines(file: &str) -> Vec<Value> {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
-#[test]
-fn every_reference_position_matches_fairy_stockfish() {
-    let cases = lines("fairy-perft-public.jsonl");
+/// The positions of the reference file whose variant is (or is not) orthodox chess; split in two
+/// so the two halves run on both cores.
+fn check_public(orthodox: bool) {
+    let cases: Vec<Value> =
+        lines("fairy-perft-public.jsonl").into_iter().filter(|c| (c["variant"] == "chess") == orthodox).collect();
+    assert!(!cases.is_empty());
     let mut checked = 0;
     for case in &cases {
         let name = case["variant"].as_str().unwrap();
@@ -53,6 +56,44 @@ fn every_reference_position_matches_fairy_stockfish() {
         checked += check(variant, case, budget());
     }
     assert!(checked > cases.len() * 3, "{checked} depths checked");
+}
+
+#[test]
+fn every_chess_and_chess960_position_matches_fairy_stockfish() {
+    check_public(true);
+}
+
+#[test]
+fn every_fairy_variant_position_matches_fairy_stockfish() {
+    check_public(false);
+}
+
+/// Mirrors a symmetric start position: ranks reversed, colours swapped, Black to move.
+fn mirrored(fen: &str) -> String {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+    let swap = |s: &str| s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect::<String>();
+    fields[0] = fields[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
+    fields[1] = "b".into();
+    fields[2] = if fields[2] == "-" { "-".into() } else { swap(&fields[2]) };
+    fields.join(" ")
+}
+
+#[test]
+fn every_builtin_variant_starts_and_plays_the_same_for_both_colours() {
+    let variants = Variant::builtin();
+    assert!(variants.len() >= 25, "the reference names plus at least ten more");
+    for (name, variant) in variants {
+        assert!(!variant.description.is_empty(), "{name} has a description");
+        let start = variant.start.as_deref().unwrap_or_else(|| panic!("{name} has a start position"));
+        let position = Position::from_fen(variant, start, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let moves = position.perft(variant, 3);
+        assert!(moves > 0, "{name}");
+        if name == "vspawns" {
+            continue; // White and Black have different armies.
+        }
+        let flipped = Position::from_fen(variant, &mirrored(start), false).unwrap();
+        assert_eq!(flipped.perft(variant, 3), moves, "{name}: Black's start plays like White's");
+    }
 }
 
 #[test]
