@@ -7,6 +7,7 @@ use anyhow::{ensure, Result};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tabula_core::edges::{Edges, EdgesConfig};
+use tabula_core::fairy::{Chess, ChessConfig};
 use tabula_core::go::{Go, GoConfig};
 use tabula_core::popucom::Popucom;
 use tabula_core::{Game, GameKind, Seat, Status};
@@ -66,6 +67,18 @@ fn go_playout(rng: &mut SmallRng, tally: &mut Tally) {
     tally.wins[if score.black > score.white { 0 } else { 1 }] += 1;
 }
 
+/// Random legal moves of orthodox chess to the end (or 300 plies).
+fn chess_playout(rng: &mut SmallRng, tally: &mut Tally) {
+    let mut game = Chess::new(ChessConfig::default()).expect("chess is built in");
+    for _ in 0..300 {
+        let legal = game.legal_moves();
+        let Some(mv) = legal.get(rng.random_range(0..legal.len().max(1))) else { break };
+        game.play_unchecked(mv);
+        tally.moves += 1;
+    }
+    tally.record(game.status());
+}
+
 pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
     ensure!(seconds > 0.0 && seconds.is_finite(), "--seconds must be a positive number");
     ensure!(rounds > 0, "--rounds must be at least 1");
@@ -73,6 +86,7 @@ pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
         GameKind::Popucom => popucom_playout,
         GameKind::Edges => edges_playout,
         GameKind::Go => go_playout,
+        GameKind::Chess => chess_playout,
     };
     let round_time = Duration::from_secs_f64(seconds / rounds as f64);
     let mut rates = Vec::new();

@@ -23,18 +23,24 @@ pub fn perft(input: impl BufRead, mut output: impl Write) -> Result<()> {
         let name = record.get("variant").and_then(Value::as_str).unwrap_or("chess").to_owned();
         let own;
         let variant = if record.contains_key("pieces") {
-            let def: VariantDef = serde_json::from_value(Value::Object(record.clone())).with_context(|| format!("line {line_no}: variant"))?;
-            own = Variant::from_def(&name, &def).map_err(anyhow::Error::msg).with_context(|| format!("line {line_no}"))?;
+            let def: VariantDef = serde_json::from_value(Value::Object(record.clone()))
+                .with_context(|| format!("line {line_no}: variant"))?;
+            own = Variant::from_def(&name, &def)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("line {line_no}"))?;
             &own
         } else {
             Variant::builtin().get(&name).with_context(|| format!("line {line_no}: unknown variant {name:?}"))?
         };
         let fen = record.get("fen").and_then(Value::as_str).with_context(|| format!("line {line_no}: no fen"))?;
         let chess960 = record.get("chess960").and_then(Value::as_bool).unwrap_or(false);
-        let position = Position::from_fen(variant, fen, chess960).map_err(anyhow::Error::msg).with_context(|| format!("line {line_no}"))?;
+        let position = Position::from_fen(variant, fen, chess960)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("line {line_no}"))?;
         let depth = record.get("perft").and_then(Value::as_array).map_or(1, Vec::len) as u32;
         let counts: Vec<u64> = (1..=depth).map(|d| position.perft(variant, d)).collect();
-        let mut moves: Vec<String> = position.legal_moves(variant).into_iter().map(|mv| position.uci(variant, mv)).collect();
+        let mut moves: Vec<String> =
+            position.legal_moves(variant).into_iter().map(|mv| position.uci(variant, mv)).collect();
         moves.sort();
         record.insert("perft".into(), counts.into());
         record.insert("legal_moves".into(), moves.into());

@@ -105,7 +105,9 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
-        Command::Fairy { command: FairyCommand::Perft } => fairy::perft(std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Fairy { command: FairyCommand::Perft } => {
+            fairy::perft(std::io::stdin().lock(), std::io::stdout().lock())
+        }
         Command::Gtp { ko } => {
             let rule = match ko {
                 KoArg::Psk => tabula_core::go::KoRule::Psk,

@@ -152,8 +152,13 @@ fn fairy_perft_reproduces_the_reference_files() {
             .iter()
             .map(|case| {
                 let mut case = case.clone();
-                let kept: Vec<Value> =
-                    case["perft"].as_array().unwrap().iter().take_while(|n| n.as_u64().unwrap() <= 50_000).cloned().collect();
+                let kept: Vec<Value> = case["perft"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .take_while(|n| n.as_u64().unwrap() <= 50_000)
+                    .cloned()
+                    .collect();
                 case["perft"] = kept.into();
                 case["legal_moves"] = Value::Null;
                 case
@@ -168,6 +173,10 @@ fn fairy_perft_reproduces_the_reference_files() {
             assert_eq!(our["legal_moves"], theirs["legal_moves"], "{name} {}", theirs["id"]);
         }
     }
-    let bad = tabula().args(["fairy", "perft"]).write_stdin("{\"variant\": \"nonesuch\", \"fen\": \"8/8 w\"}\n").assert().failure();
+    let bad = tabula()
+        .args(["fairy", "perft"])
+        .write_stdin("{\"variant\": \"nonesuch\", \"fen\": \"8/8 w\"}\n")
+        .assert()
+        .failure();
     assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("line 1"));
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::edges::Edges;
+use crate::fairy::Chess;
 use crate::game::{ConfigError, Game, Rejection, Seat, Status};
 use crate::go::Go;
 use crate::popucom::Popucom;
@@ -19,16 +20,18 @@ pub enum GameKind {
     Popucom,
     Edges,
     Go,
+    Chess,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 3] = [GameKind::Popucom, GameKind::Edges, GameKind::Go];
+    pub const ALL: [GameKind; 4] = [GameKind::Popucom, GameKind::Edges, GameKind::Go, GameKind::Chess];
 
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Popucom => "popucom",
             GameKind::Edges => "edges",
             GameKind::Go => "go",
+            GameKind::Chess => "chess",
         }
     }
 
@@ -38,6 +41,7 @@ impl GameKind {
             GameKind::Popucom => AnyGame::new::<Popucom>(config),
             GameKind::Edges => AnyGame::new::<Edges>(config),
             GameKind::Go => AnyGame::new::<Go>(config),
+            GameKind::Chess => AnyGame::new::<Chess>(config),
         }
     }
 
@@ -243,5 +247,6 @@ mod tests {
             assert_eq!(serde_json::to_value(kind).unwrap(), Value::from(kind.name()));
         }
         assert!("chess960".parse::<GameKind>().is_err());
+        assert!("shogi".parse::<GameKind>().is_err());
     }
 }

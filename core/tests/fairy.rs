@@ -71,7 +71,11 @@ fn every_fairy_variant_position_matches_fairy_stockfish() {
 /// Mirrors a symmetric start position: ranks reversed, colours swapped, Black to move.
 fn mirrored(fen: &str) -> String {
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
-    let swap = |s: &str| s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect::<String>();
+    let swap = |s: &str| {
+        s.chars()
+            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .collect::<String>()
+    };
     fields[0] = fields[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
     fields[1] = "b".into();
     fields[2] = if fields[2] == "-" { "-".into() } else { swap(&fields[2]) };

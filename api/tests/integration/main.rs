@@ -18,7 +18,7 @@ mod client;
 mod database;
 mod edges;
 mod function;
-mod go;
+mod go_and_chess;
 mod ratelimit;
 mod services;
 mod suite;

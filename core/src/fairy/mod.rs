@@ -2,10 +2,12 @@
 //! compiled into move trees; positions in FEN (up to 12 x 12), moves in UCI notation as
 //! Fairy-Stockfish writes them, perft. Copy-make positions on a mailbox board.
 
+mod game;
 mod model;
 
 use std::collections::BTreeMap;
 
+pub use game::{Chess, ChessConfig, ChessError, UciMove};
 pub use model::VariantDef;
 use model::{compile, Hop, Mode, Node};
 
@@ -222,6 +224,9 @@ pub struct Position {
     chess960: bool,
     /// Each side's royal piece square (NONE without one).
     royal: [u8; 2],
+    /// Plies since the last capture or pawn move, and the move number.
+    halfmove: u16,
+    fullmove: u16,
 }
 
 fn colour_of(cell: u8) -> u8 {
@@ -276,7 +281,16 @@ impl Position {
             "b" => 1,
             other => return Err(format!("side to move {other:?}")),
         };
-        let mut position = Position { squares, side, castle_rooks: [NONE; 4], ep: NONE, chess960, royal: [NONE; 2] };
+        let mut position = Position {
+            squares,
+            side,
+            castle_rooks: [NONE; 4],
+            ep: NONE,
+            chess960,
+            royal: [NONE; 2],
+            halfmove: 0,
+            fullmove: 1,
+        };
         for colour in 0..2u8 {
             let royal = (0..variant.files * variant.ranks).filter(|&sq| {
                 let cell = squares[sq];
@@ -321,6 +335,8 @@ impl Position {
         if let Some(ep) = fields.next().filter(|&e| e != "-") {
             position.ep = parse_square(variant, ep).ok_or_else(|| format!("bad en passant square {ep:?}"))? as u8;
         }
+        position.halfmove = fields.next().map_or(Ok(0), str::parse).map_err(|_| "bad halfmove clock")?;
+        position.fullmove = fields.next().map_or(Ok(1), str::parse).map_err(|_| "bad move number")?;
         Ok(position)
     }
 
@@ -652,8 +668,78 @@ impl Position {
                 *rook = NONE;
             }
         }
+        let capture = self.squares[to] != 0 || matches!(mv.special, Special::EnPassant(_));
+        next.halfmove =
+            if capture || variant.pieces[piece_of(moving)].pawn { 0 } else { self.halfmove.saturating_add(1) };
+        if self.side == 1 {
+            next.fullmove = self.fullmove.saturating_add(1);
+        }
         next.side = 1 - self.side;
         next
+    }
+
+    /// 0 for White to move, 1 for Black.
+    pub fn side_to_move(&self) -> u8 {
+        self.side
+    }
+
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// The position in FEN (castling rights as KQkq, or as rook files in Chess960).
+    pub fn fen(&self, variant: &Variant) -> String {
+        let mut rows = Vec::new();
+        for rank in (0..variant.ranks).rev() {
+            let (mut row, mut empty) = (String::new(), 0);
+            for file in 0..variant.files {
+                let cell = self.squares[rank * variant.files + file];
+                if cell == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    row += &empty.to_string();
+                    empty = 0;
+                }
+                let letter = variant.pieces[piece_of(cell)].letter;
+                row.push(if colour_of(cell) == 0 { letter } else { letter.to_ascii_lowercase() });
+            }
+            if empty > 0 {
+                row += &empty.to_string();
+            }
+            rows.push(row);
+        }
+        let mut rights: Vec<char> = self
+            .castle_rooks
+            .iter()
+            .filter(|&&r| r != NONE)
+            .map(|&r| {
+                let (r, white) = (r as usize, (r as usize) < variant.files);
+                let king = self.royal[if white { 0 } else { 1 }] as usize % variant.files;
+                let letter = if self.chess960 {
+                    file_char(r % variant.files).to_ascii_uppercase()
+                } else if r % variant.files > king {
+                    'K'
+                } else {
+                    'Q'
+                };
+                if white {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                }
+            })
+            .collect();
+        rights.sort_by_key(|c| (c.is_ascii_lowercase(), *c == 'Q' || *c == 'q'));
+        let rights: String = if rights.is_empty() { "-".into() } else { rights.into_iter().collect() };
+        let ep = if self.ep == NONE {
+            "-".into()
+        } else {
+            format!("{}{}", file_char(self.ep as usize % variant.files), self.ep as usize / variant.files + 1)
+        };
+        let side = if self.side == 0 { "w" } else { "b" };
+        format!("{} {side} {rights} {ep} {} {}", rows.join("/"), self.halfmove, self.fullmove)
     }
 
     pub fn legal_moves(&self, variant: &Variant) -> Vec<Move> {

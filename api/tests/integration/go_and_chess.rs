@@ -1,5 +1,5 @@
-//! Go through `/api/game`: options, moves validated by the server, and the scoring phase, where a
-//! player may only act for their own colour.
+//! Go and fairy chess through `/api/game`: options, moves validated by the server, and Go's scoring
+//! phase, where a player may only act for their own colour.
 
 use serde_json::{json, Value};
 use tabula_core::GameKind;
@@ -62,4 +62,31 @@ pub async fn go_rooms_score_only_with_both_players_agreeing(backend: Backend) {
     assert_eq!(done.body["state"]["result"], json!({"winner": 2, "reason": "score"}));
 }
 
-both_stores!(go_rooms_score_only_with_both_players_agreeing);
+/// Fairy chess through `/api/game`: a variant by name, moves in UCI checked by the server.
+pub async fn chess_rooms_play_variants_to_mate(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let bad = api.post(json!({"roomId": room_id(), "game": "chess", "config": {"variant": "nonesuch"}})).await;
+    assert_eq!(bad.status, 400);
+    let room = room_id();
+    let amazon = api.post(json!({"roomId": room_id(), "game": "chess", "config": {"variant": "amazon"}})).await;
+    assert_eq!(amazon.body["room"]["state"]["fen"], "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1");
+    let [white, black] = api.seated_room_of(&room, json!({"game": "chess"})).await;
+    let mut view = api.get(&room).await.body;
+    assert_eq!(view["config"], json!({"variant": "chess", "fen": null, "chess960": false}));
+    let illegal = api.play(&room, &white, version(&view), json!("e2e5")).await;
+    assert_eq!((illegal.status.as_u16(), illegal.body["error"]["reason"].as_str()), (422, Some("illegal")));
+    let turn = api.play(&room, &black, version(&view), json!("e7e5")).await;
+    assert_eq!(turn.body["error"]["reason"], "not_your_turn");
+    let shape = api.play(&room, &white, version(&view), json!({"from": "e2"})).await;
+    assert_eq!(shape.status, 400);
+    // Fool's mate.
+    for (token, mv) in [(&white, "f2f3"), (&black, "e7e5"), (&white, "g2g4"), (&black, "d8h4")] {
+        let reply = api.play(&room, token, version(&view), json!(mv)).await;
+        assert_eq!(reply.status, 200, "{mv}: {}", reply.raw);
+        view = reply.body;
+    }
+    assert_eq!(view["state"]["result"], json!({"winner": 2, "reason": "checkmate"}));
+    assert_eq!(view["moves"], json!(["f2f3", "e7e5", "g2g4", "d8h4"]));
+}
+
+both_stores!(go_rooms_score_only_with_both_players_agreeing, chess_rooms_play_variants_to_mate);

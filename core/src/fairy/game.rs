@@ -1,0 +1,194 @@
+//! Fairy chess behind the common game interface: game kind `chess` with a built-in variant's name.
+//! Moves are UCI strings; the state is the variant, the FEN and the shared `to_move`/`result`.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::{Position, Variant};
+use crate::game::{ConfigError, Game, Outcome, Rejection, Seat, Status};
+use crate::GameKind;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ChessConfig {
+    /// A built-in variant (`core/data/fairy-variants.json`).
+    pub variant: String,
+    /// The start position; the variant's own when absent.
+    pub fen: Option<String>,
+    /// Castling written king-takes-rook, as in Chess960 start positions.
+    pub chess960: bool,
+}
+
+impl Default for ChessConfig {
+    fn default() -> Self {
+        ChessConfig { variant: "chess".into(), fen: None, chess960: false }
+    }
+}
+
+/// A move in UCI notation as Fairy-Stockfish writes it (`e2e4`, `b7b8q`, `e1g1`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct UciMove(pub String);
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChessError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("{0} is not a legal move here")]
+    Illegal(String),
+}
+
+impl Rejection for ChessError {
+    fn code(&self) -> &'static str {
+        match self {
+            ChessError::GameOver => "game_over",
+            ChessError::Illegal(_) => "illegal",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Chess {
+    config: ChessConfig,
+    variant: &'static Variant,
+    position: Position,
+    /// Legal moves of the position, in UCI, with the moves themselves.
+    legal: Vec<(String, super::Move)>,
+}
+
+impl Chess {
+    fn at(config: ChessConfig, variant: &'static Variant, position: Position) -> Chess {
+        let mut legal: Vec<(String, super::Move)> =
+            position.legal_moves(variant).into_iter().map(|mv| (position.uci(variant, mv), mv)).collect();
+        legal.sort_by(|a, b| a.0.cmp(&b.0));
+        Chess { config, variant, position, legal }
+    }
+
+    pub fn fen(&self) -> String {
+        self.position.fen(self.variant)
+    }
+
+    fn side(&self) -> Seat {
+        if self.position.side_to_move() == 0 {
+            Seat::One
+        } else {
+            Seat::Two
+        }
+    }
+}
+
+impl Game for Chess {
+    const KIND: GameKind = GameKind::Chess;
+
+    type Config = ChessConfig;
+    type Move = UciMove;
+    type Illegal = ChessError;
+    type View = Chess;
+
+    fn new(config: ChessConfig) -> Result<Self, ConfigError> {
+        let variant = Variant::builtin()
+            .get(&config.variant)
+            .ok_or_else(|| ConfigError(format!("unknown variant {:?}", config.variant)))?;
+        let fen = config
+            .fen
+            .clone()
+            .or_else(|| variant.start.clone())
+            .ok_or_else(|| ConfigError("no start position".into()))?;
+        let position = Position::from_fen(variant, &fen, config.chess960).map_err(ConfigError)?;
+        Ok(Chess::at(config, variant, position))
+    }
+
+    fn config(&self) -> &ChessConfig {
+        &self.config
+    }
+
+    /// Checkmate wins, stalemate draws, and so does the 50-move rule (100 plies without a capture
+    /// or a pawn move).
+    fn status(&self) -> Status {
+        if self.legal.is_empty() {
+            if self.position.in_check(self.variant) {
+                return Status::Over(Outcome { winner: Some(self.side().other()), reason: "checkmate" });
+            }
+            return Status::Over(Outcome { winner: None, reason: "stalemate" });
+        }
+        if self.position.halfmove_clock() >= 100 {
+            return Status::Over(Outcome { winner: None, reason: "fifty_moves" });
+        }
+        Status::ToMove(self.side())
+    }
+
+    fn legal_moves(&self) -> Vec<UciMove> {
+        if self.status().is_over() {
+            return Vec::new();
+        }
+        self.legal.iter().map(|(uci, _)| UciMove(uci.clone())).collect()
+    }
+
+    fn check(&self, mv: &UciMove) -> Result<(), ChessError> {
+        if self.status().is_over() {
+            return Err(ChessError::GameOver);
+        }
+        if self.legal.binary_search_by(|(uci, _)| uci.as_str().cmp(&mv.0)).is_ok() {
+            Ok(())
+        } else {
+            Err(ChessError::Illegal(mv.0.clone()))
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: &UciMove) {
+        let index = self.legal.binary_search_by(|(uci, _)| uci.as_str().cmp(&mv.0)).expect("a checked move");
+        let next = self.position.after(self.variant, self.legal[index].1);
+        *self = Chess::at(self.config.clone(), self.variant, next);
+    }
+
+    fn view(&self) -> Chess {
+        self.clone()
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateRepr {
+    variant: String,
+    fen: String,
+    chess960: bool,
+    to_move: Option<Seat>,
+    in_check: bool,
+    result: Option<OutcomeRepr>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct OutcomeRepr {
+    winner: u8,
+    reason: String,
+}
+
+impl Serialize for Chess {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let status = self.status();
+        StateRepr {
+            variant: self.config.variant.clone(),
+            fen: self.fen(),
+            chess960: self.config.chess960,
+            to_move: status.to_move(),
+            in_check: self.position.in_check(self.variant),
+            result: status
+                .outcome()
+                .map(|o| OutcomeRepr { winner: o.winner.map_or(0, Seat::number), reason: o.reason.into() }),
+        }
+        .serialize(s)
+    }
+}
+
+/// Reads the variant and FEN back (the rest is derived from them and checked).
+impl<'de> Deserialize<'de> for Chess {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let state = StateRepr::deserialize(d)?;
+        let config = ChessConfig { variant: state.variant, fen: Some(state.fen), chess960: state.chess960 };
+        let game = Chess::new(config).map_err(D::Error::custom)?;
+        if game.status().to_move() != state.to_move {
+            return Err(D::Error::custom("to_move does not follow from the position"));
+        }
+        Ok(game)
+    }
+}

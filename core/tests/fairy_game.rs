@@ -1,0 +1,63 @@
+//! Fairy chess as a game: results, refusals, FEN and state round trips.
+
+use serde_json::json;
+use tabula_core::fairy::{Chess, ChessConfig, Position, UciMove, Variant};
+use tabula_core::{Game, GameKind, Rejection, Seat, Status};
+
+fn play(game: &mut Chess, moves: &[&str]) {
+    for mv in moves {
+        game.play(&UciMove(mv.to_string())).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+}
+
+#[test]
+fn checkmate_wins_and_stalemate_draws() {
+    let mut game = Chess::new(ChessConfig::default()).unwrap();
+    play(&mut game, &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert_eq!(game.status().outcome().map(|o| (o.winner, o.reason)), Some((Some(Seat::Two), "checkmate")));
+    assert_eq!(game.play(&UciMove("a2a3".into())).unwrap_err().code(), "game_over");
+
+    let stalemate = ChessConfig { fen: Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".into()), ..ChessConfig::default() };
+    let game = Chess::new(stalemate).unwrap();
+    assert_eq!(game.status().outcome().map(|o| (o.winner, o.reason)), Some((None, "stalemate")));
+    let fifty = ChessConfig { fen: Some("7k/8/6K1/8/8/8/8/R7 w - - 100 80".into()), ..ChessConfig::default() };
+    assert_eq!(Chess::new(fifty).unwrap().status().outcome().map(|o| o.reason), Some("fifty_moves"));
+}
+
+#[test]
+fn illegal_moves_are_refused_and_change_nothing() {
+    let game = Chess::new(ChessConfig { variant: "capablanca".into(), ..ChessConfig::default() }).unwrap();
+    for bad in ["e2e5", "a1a2", "x9y9", "", "e7e5"] {
+        let mut copy = game.clone();
+        assert_eq!(copy.play(&UciMove(bad.into())).unwrap_err().code(), "illegal", "{bad}");
+        assert_eq!(copy.fen(), game.fen());
+    }
+    assert_eq!(game.legal_moves().len(), 28);
+    assert_eq!(game.status(), Status::ToMove(Seat::One));
+    for bad in [json!({"variant": "nonesuch"}), json!({"fen": "8/8 w"}), json!({"colour": 1})] {
+        assert!(GameKind::Chess.new_game(&bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn fen_and_state_round_trip() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/vectors/fairy-perft-public.jsonl"))
+            .unwrap_or_default();
+    let mut checked = 0;
+    for line in text.lines() {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let variant = &Variant::builtin()[case["variant"].as_str().unwrap()];
+        let fen = case["fen"].as_str().unwrap();
+        let position = Position::from_fen(variant, fen, case["chess960"].as_bool().unwrap_or(false)).unwrap();
+        assert_eq!(position.fen(variant), fen, "{}", case["id"]);
+        checked += 1;
+    }
+    assert!(checked > 30);
+    let mut game = Chess::new(ChessConfig { variant: "grand".into(), ..ChessConfig::default() }).unwrap();
+    play(&mut game, &["e3e5", "e8e6"]);
+    let state = serde_json::to_value(&game).unwrap();
+    assert_eq!(state["to_move"], 1);
+    let back: Chess = serde_json::from_value(state.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&back).unwrap(), state);
+}
