@@ -61,3 +61,31 @@ fn fen_and_state_round_trip() {
     let back: Chess = serde_json::from_value(state.clone()).unwrap();
     assert_eq!(serde_json::to_value(&back).unwrap(), state);
 }
+
+#[test]
+fn the_seed_s_own_field_names_are_read() {
+    let data: serde_json::Value = serde_json::from_str(include_str!("../data/fairy-variants.json")).unwrap();
+    let pieces = data["chess"]["pieces"].clone();
+    let seed = json!({
+        "boardSize": 8, "withCastling": true, "promotionCandidates": ["Q", "R", "B", "N"],
+        "initialPiecePositions": {"0": ["R", "N", "B", "Q", "K", "B", "N", "R"], "1": ["P", "P", "P", "P", "P", "P", "P", "P"]},
+        "pieces": pieces,
+    });
+    let def: tabula_core::fairy::VariantDef = serde_json::from_value(seed).unwrap();
+    let variant = Variant::from_def("seed-chess", &def).unwrap();
+    assert_eq!(variant.start.as_deref(), Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    let start = Position::from_fen(&variant, variant.start.as_deref().unwrap(), false).unwrap();
+    assert_eq!(start.perft(&variant, 3), 8902);
+
+    let asymmetric = json!({
+        "boardSize": [6, 6], "isAsymmetric": true,
+        "initialPiecePositions": {"0": ["WK", null, "WQ"], "5": [null, null, null, "BK"]},
+        "pieces": pieces,
+    });
+    let def: tabula_core::fairy::VariantDef = serde_json::from_value(asymmetric).unwrap();
+    let variant = Variant::from_def("asym", &def).unwrap();
+    assert_eq!(variant.start.as_deref(), Some("3k2/6/6/6/6/K1Q3 w - - 0 1"));
+    let bad = json!({"boardSize": 8, "isAsymmetric": true, "initialPiecePositions": {"0": ["K"]}, "pieces": pieces});
+    let def: tabula_core::fairy::VariantDef = serde_json::from_value(bad).unwrap();
+    assert!(Variant::from_def("bad", &def).is_err(), "asymmetric pieces need W or B");
+}

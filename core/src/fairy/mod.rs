@@ -156,7 +156,7 @@ impl Variant {
             promotion_ranks: def.promotion_ranks.unwrap_or(1).max(1),
             promotion_limits,
             description: def.description.clone().unwrap_or_default(),
-            start: def.start.clone(),
+            start: def.start_fen()?,
             coords,
             has_complex,
             lines,

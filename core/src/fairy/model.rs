@@ -5,16 +5,26 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-/// A variant as written in the data files.
+/// A variant as written in the data files. The seed's own names are accepted too: `boardSize` (a
+/// number for a square board, or [files, ranks]), `withCastling`, `promotionCandidates`,
+/// `initialPiecePositions` with `isAsymmetric`.
 #[derive(Clone, Debug, Deserialize)]
 pub struct VariantDef {
     /// Files and ranks.
+    #[serde(alias = "boardSize", deserialize_with = "board_size")]
     pub board: [usize; 2],
-    #[serde(default)]
+    #[serde(default, alias = "withCastling")]
     pub castling: bool,
     /// Piece ids a pawn may promote to.
-    #[serde(default)]
+    #[serde(default, alias = "promotionCandidates")]
     pub promotion: Vec<String>,
+    /// The seed's start position: rank (0-based from White's side) to pieces by file, `null` for
+    /// empty. Symmetric games list White's ranks and Black's are their mirror images; asymmetric
+    /// games prefix every piece with `W` or `B`.
+    #[serde(default, rename = "initialPiecePositions")]
+    pub initial_piece_positions: Option<BTreeMap<String, Vec<Option<String>>>>,
+    #[serde(default, rename = "isAsymmetric")]
+    pub is_asymmetric: bool,
     /// The rank (0-based, seen from White) a pawn's double step starts from.
     #[serde(default)]
     pub double_step_rank_white_0based: Option<usize>,
@@ -38,6 +48,82 @@ pub struct VariantDef {
     #[serde(default)]
     pub description: Option<String>,
     pub pieces: BTreeMap<String, PieceDef>,
+}
+
+fn board_size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[usize; 2], D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Size {
+        Square(usize),
+        Rect([usize; 2]),
+    }
+    Ok(match Size::deserialize(d)? {
+        Size::Square(n) => [n, n],
+        Size::Rect(size) => size,
+    })
+}
+
+impl VariantDef {
+    /// The start position in FEN: `start` if given, else built from `initialPiecePositions`
+    /// (White to move, castling rights for every king and rook on their home squares if castling is on).
+    pub fn start_fen(&self) -> Result<Option<String>, String> {
+        if let Some(start) = &self.start {
+            return Ok(Some(start.clone()));
+        }
+        let Some(ranks) = &self.initial_piece_positions else { return Ok(None) };
+        let [files, height] = self.board;
+        let mut grid: Vec<Vec<Option<char>>> = vec![vec![None; files]; height];
+        for (rank, pieces) in ranks {
+            let rank: usize = rank.parse().map_err(|_| format!("rank {rank:?} is not a number"))?;
+            if rank >= height || pieces.len() > files {
+                return Err(format!("rank {rank} does not fit the board"));
+            }
+            for (file, piece) in pieces.iter().enumerate() {
+                let Some(piece) = piece else { continue };
+                let (white, id) = match (self.is_asymmetric, piece.split_at(1)) {
+                    (true, ("W", id)) => (true, id),
+                    (true, ("B", id)) => (false, id),
+                    (true, _) => return Err(format!("{piece:?}: asymmetric games prefix pieces with W or B")),
+                    (false, _) => (true, piece.as_str()),
+                };
+                let letter = id
+                    .chars()
+                    .next()
+                    .filter(|_| self.pieces.contains_key(id))
+                    .ok_or(format!("unknown piece {id:?}"))?;
+                grid[rank][file] = Some(if white { letter } else { letter.to_ascii_lowercase() });
+                if !self.is_asymmetric {
+                    grid[height - 1 - rank][file] = Some(letter.to_ascii_lowercase());
+                }
+            }
+        }
+        let rows: Vec<String> = grid
+            .iter()
+            .rev()
+            .map(|row| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for cell in row {
+                    match cell {
+                        None => empty += 1,
+                        Some(c) => {
+                            if empty > 0 {
+                                text += &empty.to_string();
+                                empty = 0;
+                            }
+                            text.push(*c);
+                        }
+                    }
+                }
+                if empty > 0 {
+                    text += &empty.to_string();
+                }
+                text
+            })
+            .collect();
+        let rights = if self.castling { "KQkq" } else { "-" };
+        Ok(Some(format!("{} w {rights} - 0 1", rows.join("/"))))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
