@@ -89,3 +89,24 @@ fn the_seed_s_own_field_names_are_read() {
     let def: tabula_core::fairy::VariantDef = serde_json::from_value(bad).unwrap();
     assert!(Variant::from_def("bad", &def).is_err(), "asymmetric pieces need W or B");
 }
+
+#[test]
+fn the_imitator_cycles_through_its_pieces_by_move_count() {
+    let config = ChessConfig {
+        variant: "imitator".into(),
+        fen: Some("4k3/8/8/8/3I4/8/8/4K3 w - - 0 1".into()),
+        ..ChessConfig::default()
+    };
+    let mut game = Chess::new(config).unwrap();
+    let from = |game: &Chess, square: &str| -> Vec<String> {
+        game.legal_moves().into_iter().map(|m| m.0).filter(|m| m.starts_with(square)).collect()
+    };
+    assert_eq!(from(&game, "d4").len(), 8, "first move: a knight");
+    play(&mut game, &["d4f5", "e8d8"]);
+    assert!(from(&game, "f5").contains(&"f5c8".to_string()), "second move: a bishop");
+    assert!(!from(&game, "f5").contains(&"f5f1".to_string()));
+    play(&mut game, &["f5c8", "d8e7"]);
+    assert!(from(&game, "c8").contains(&"c8c1".to_string()), "third move: a rook");
+    play(&mut game, &["c8c1", "e7e8"]);
+    assert!(from(&game, "c1").contains(&"c1d3".to_string()), "fourth move: a knight again");
+}

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 pub use game::{Chess, ChessConfig, ChessError, UciMove};
 pub use model::VariantDef;
-use model::{compile, Hop, Mode, Node};
+use model::{compile, Condition, Hop, Mode, Node};
 
 pub const MAX_FILES: usize = 12;
 pub const MAX_SQUARES: usize = MAX_FILES * MAX_FILES;
@@ -105,7 +105,7 @@ impl Variant {
             let letter = letter.ok_or_else(|| format!("piece id {id:?}: one capital letter (FEN needs it)"))?;
             let white = compile(&def.pieces, id, 0)?;
             let plain = |n: &Node| n.children.is_empty() && n.reflections == 0 && n.hop == Hop::None;
-            let simple = white.iter().filter(|n| n.mode != Mode::MoveOnly).all(|n| plain(n) && !n.unmoved_only);
+            let simple = white.iter().filter(|n| n.mode != Mode::MoveOnly).all(|n| plain(n) && n.when.is_none());
             let mut directions: Vec<(i32, i32)> = white.iter().map(|n| (n.dx, n.dy)).collect();
             directions.sort_unstable();
             directions.dedup();
@@ -227,6 +227,8 @@ pub struct Position {
     /// Plies since the last capture or pawn move, and the move number.
     halfmove: u16,
     fullmove: u16,
+    /// How many moves the piece on each square has made (0 for pieces read from a FEN).
+    moved: [u16; MAX_SQUARES],
 }
 
 fn colour_of(cell: u8) -> u8 {
@@ -290,6 +292,7 @@ impl Position {
             royal: [NONE; 2],
             halfmove: 0,
             fullmove: 1,
+            moved: [0; MAX_SQUARES],
         };
         for colour in 0..2u8 {
             let royal = (0..variant.files * variant.ranks).filter(|&sq| {
@@ -354,9 +357,13 @@ impl Position {
             .then(|| r as usize * variant.files + f as usize)
     }
 
-    /// Whether the piece on `origin` counts as unmoved (pawns: on their double-step rank).
-    fn unmoved(&self, variant: &Variant, origin: usize, piece: usize, colour: u8) -> bool {
-        variant.pieces[piece].pawn && variant.double_step[colour as usize].contains(&(origin / variant.files))
+    /// Whether a move's condition holds for the piece on `origin`. A pawn's `moveCount0` means its
+    /// double-step rank(s), as Fairy-Stockfish plays it (a FEN carries no move counts).
+    fn condition_holds(&self, variant: &Variant, origin: usize, piece: usize, colour: u8, when: Condition) -> bool {
+        if variant.pieces[piece].pawn && when == Condition::Count(0) {
+            return variant.double_step[colour as usize].contains(&(origin / variant.files));
+        }
+        when.holds(self.moved[origin])
     }
 
     /// Adds the targets of `node` from `at` for the piece on `origin` (treated as empty: it moves).
@@ -371,8 +378,10 @@ impl Position {
         colour: u8,
         out: &mut Vec<(usize, bool)>,
     ) {
-        if node.unmoved_only && !self.unmoved(variant, origin, piece, colour) {
-            return;
+        if let Some(when) = node.when {
+            if !self.condition_holds(variant, origin, piece, colour, when) {
+                return;
+            }
         }
         let occupant = |sq: usize| if sq == origin { 0 } else { self.squares[sq] };
         if node.hop != Hop::None {
@@ -623,16 +632,24 @@ impl Position {
         let (from, to) = (mv.from as usize, mv.to as usize);
         let moving = self.squares[from];
         next.ep = NONE;
+        let count = self.moved[from].saturating_add(1);
+        next.moved[from] = 0;
+        next.moved[to] = count;
         match mv.special {
             Special::Castle(rook_from, rook_to) => {
                 let rook = self.squares[rook_from as usize];
+                let rook_count = self.moved[rook_from as usize].saturating_add(1);
                 next.squares[from] = 0;
                 next.squares[rook_from as usize] = 0;
+                next.moved[rook_from as usize] = 0;
                 next.squares[to] = moving;
+                next.moved[to] = count;
                 next.squares[rook_to as usize] = rook;
+                next.moved[rook_to as usize] = rook_count;
             }
             Special::EnPassant(captured) => {
                 next.squares[captured as usize] = 0;
+                next.moved[captured as usize] = 0;
                 next.squares[from] = 0;
                 next.squares[to] = moving;
             }

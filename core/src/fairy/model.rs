@@ -178,6 +178,37 @@ pub enum Hop {
     Grasshopper,
 }
 
+/// `when`: the seed's `moveCount0` (the piece has not moved yet), generalised to `moveCountN` (exactly
+/// N moves made) and `moveCount%M=R` (the count is R modulo M: an imitator cycling through pieces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Condition {
+    Count(u16),
+    Cycle { every: u16, at: u16 },
+}
+
+impl Condition {
+    pub fn parse(text: &str) -> Result<Condition, String> {
+        let bad = || format!("unsupported condition {text:?} (moveCountN or moveCount%M=R)");
+        let rest = text.strip_prefix("moveCount").ok_or_else(bad)?;
+        if let Some(cycle) = rest.strip_prefix('%') {
+            let (every, at) = cycle.split_once('=').ok_or_else(bad)?;
+            let (every, at): (u16, u16) = (every.parse().map_err(|_| bad())?, at.parse().map_err(|_| bad())?);
+            if every == 0 || at >= every {
+                return Err(bad());
+            }
+            return Ok(Condition::Cycle { every, at });
+        }
+        rest.parse().map(Condition::Count).map_err(|_| bad())
+    }
+
+    pub fn holds(self, count: u16) -> bool {
+        match self {
+            Condition::Count(n) => count == n,
+            Condition::Cycle { every, at } => count % every == at,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
     Both,
@@ -196,8 +227,8 @@ pub struct Node {
     pub length: u32,
     pub reflections: u32,
     pub mode: Mode,
-    /// Only while the piece has not moved (for pawns: on its double-step rank).
-    pub unmoved_only: bool,
+    /// A condition on the piece's move count.
+    pub when: Option<Condition>,
     pub children: Vec<Node>,
 }
 
@@ -255,16 +286,15 @@ pub fn compile(pieces: &BTreeMap<String, PieceDef>, id: &str, depth: usize) -> R
 }
 
 fn compile_node(pieces: &BTreeMap<String, PieceDef>, node: &MoveNode, depth: usize) -> Result<Vec<Node>, String> {
-    let unmoved_only = match node.when.as_deref() {
-        None => false,
-        Some("moveCount0") => true,
-        Some(other) => return Err(format!("unsupported condition {other:?}")),
-    };
+    let when = node.when.as_deref().map(Condition::parse).transpose()?;
     match &node.spec {
         MoveSpec::Ref { piece } => {
             let mut nodes = compile(pieces, piece, depth + 1)?;
             for n in &mut nodes {
-                n.unmoved_only |= unmoved_only;
+                if when.is_some() && n.when.is_some() {
+                    return Err(format!("a condition on a reference to {piece}, whose moves have their own"));
+                }
+                n.when = n.when.or(when);
             }
             Ok(nodes)
         }
@@ -294,7 +324,7 @@ fn compile_node(pieces: &BTreeMap<String, PieceDef>, node: &MoveNode, depth: usi
                 length: length.unwrap_or(0),
                 reflections: reflection_limit.unwrap_or(0),
                 mode,
-                unmoved_only,
+                when,
                 children,
             }])
         }
