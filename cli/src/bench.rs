@@ -45,15 +45,22 @@ fn popucom_playout(rng: &mut SmallRng, tally: &mut Tally) {
     tally.record(game.status());
 }
 
-/// Edges & Blocks games need not end: like the reference vectors, a playout stops after 200 actions.
-fn edges_playout(rng: &mut SmallRng, tally: &mut Tally) {
-    let mut game = Edges::new(EdgesConfig::default()).expect("the default config is valid");
-    for _ in 0..200 {
+/// Uniform random legal moves through the common interface, to the end or `limit` moves.
+fn legal_playout<G: Game>(mut game: G, limit: u32, rng: &mut SmallRng, tally: &mut Tally) {
+    for _ in 0..limit {
         let legal = game.legal_moves();
-        let Some(mv) = legal.get(rng.random_range(0..legal.len().max(1))) else { break };
-        game.play_unchecked(mv);
+        if legal.is_empty() {
+            break;
+        }
+        game.play_unchecked(&legal[rng.random_range(0..legal.len())]);
+        tally.moves += 1;
     }
     tally.record(game.status());
+}
+
+/// Edges & Blocks games need not end: like the reference vectors, a playout stops after 200 actions.
+fn edges_playout(rng: &mut SmallRng, tally: &mut Tally) {
+    legal_playout(Edges::new(EdgesConfig::default()).expect("the default config is valid"), 200, rng, tally);
 }
 
 /// Light Go playouts on an empty 9x9: random legal points that fill no own eye, simple ko, to two
@@ -69,14 +76,7 @@ fn go_playout(rng: &mut SmallRng, tally: &mut Tally) {
 
 /// Random legal moves of orthodox chess to the end (or 300 plies).
 fn chess_playout(rng: &mut SmallRng, tally: &mut Tally) {
-    let mut game = Chess::new(ChessConfig::default()).expect("chess is built in");
-    for _ in 0..300 {
-        let legal = game.legal_moves();
-        let Some(mv) = legal.get(rng.random_range(0..legal.len().max(1))) else { break };
-        game.play_unchecked(mv);
-        tally.moves += 1;
-    }
-    tally.record(game.status());
+    legal_playout(Chess::new(ChessConfig::default()).expect("chess is built in"), 300, rng, tally);
 }
 
 pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {

@@ -4,6 +4,7 @@
 mod bench;
 mod fairy;
 mod gtp;
+mod jsonl;
 mod replay;
 mod serve;
 mod triplex;

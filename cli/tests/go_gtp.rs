@@ -138,6 +138,7 @@ fn gtp_speaks_the_required_commands() {
     assert_eq!(answers.len(), 26, "nothing is read after quit");
 }
 
+/// The list, written out here on purpose rather than taken from the engine's own.
 const COMMANDS_REQUIRED: [&str; 17] = [
     "protocol_version",
     "name",

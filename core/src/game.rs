@@ -102,15 +102,24 @@ pub struct Outcome {
     pub reason: &'static str,
 }
 
-/// JSON shape `{"winner": 0|1|2, "reason": "..."}`: 0 is a draw, as in the reference vectors.
+/// An outcome in its JSON shape `{"winner": 0|1|2, "reason": "..."}` (0 is a draw, as in the
+/// reference vectors), with the reason as text: what saved states are read back into and compared
+/// with the outcome the rules give.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct OutcomeRecord {
+    pub winner: u8,
+    pub reason: String,
+}
+
+impl From<&Outcome> for OutcomeRecord {
+    fn from(outcome: &Outcome) -> Self {
+        OutcomeRecord { winner: outcome.winner.map_or(0, Seat::number), reason: outcome.reason.to_owned() }
+    }
+}
+
 impl Serialize for Outcome {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Repr<'a> {
-            winner: u8,
-            reason: &'a str,
-        }
-        Repr { winner: self.winner.map_or(0, Seat::number), reason: self.reason }.serialize(s)
+        OutcomeRecord::from(self).serialize(s)
     }
 }
 

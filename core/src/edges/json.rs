@@ -34,12 +34,6 @@ impl Player {
     }
 }
 
-impl From<Seat> for Player {
-    fn from(seat: Seat) -> Self {
-        Player(seat)
-    }
-}
-
 impl Serialize for Player {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u8(self.number())

@@ -5,7 +5,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{Position, Variant};
-use crate::game::{ConfigError, Game, Outcome, Rejection, Seat, Status};
+use crate::game::{ConfigError, Game, Outcome, OutcomeRecord, Rejection, Seat, Status};
 use crate::GameKind;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,13 +154,7 @@ struct StateRepr {
     chess960: bool,
     to_move: Option<Seat>,
     in_check: bool,
-    result: Option<OutcomeRepr>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct OutcomeRepr {
-    winner: u8,
-    reason: String,
+    result: Option<OutcomeRecord>,
 }
 
 impl Serialize for Chess {
@@ -172,9 +166,7 @@ impl Serialize for Chess {
             chess960: self.config.chess960,
             to_move: status.to_move(),
             in_check: self.position.in_check(self.variant),
-            result: status
-                .outcome()
-                .map(|o| OutcomeRepr { winner: o.winner.map_or(0, Seat::number), reason: o.reason.into() }),
+            result: status.outcome().map(OutcomeRecord::from),
         }
         .serialize(s)
     }

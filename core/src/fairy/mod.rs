@@ -313,7 +313,7 @@ impl Position {
             let king = (0..variant.files)
                 .find(|&f| {
                     position
-                        .piece_at(variant, rank * variant.files + f)
+                        .piece_at(rank * variant.files + f)
                         .is_some_and(|(p, col)| col == colour && variant.pieces[p].royal)
                 })
                 .ok_or_else(|| format!("castling right {c} without a king on the back rank"))?;
@@ -343,8 +343,7 @@ impl Position {
         Ok(position)
     }
 
-    fn piece_at(&self, variant: &Variant, sq: usize) -> Option<(usize, u8)> {
-        let _ = variant;
+    fn piece_at(&self, sq: usize) -> Option<(usize, u8)> {
         let cell = self.squares[sq];
         (cell != 0).then(|| (piece_of(cell), colour_of(cell)))
     }

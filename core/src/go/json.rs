@@ -16,7 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::board::{Board, EMPTY};
 use super::score::AreaScore;
 use super::{Go, GoConfig, GoMove, Scoring};
-use crate::game::{BySeat, Game, Outcome, Seat};
+use crate::game::{BySeat, Game, Outcome, OutcomeRecord, Seat};
 
 const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
@@ -144,13 +144,7 @@ struct StateRepr {
     dead: Vec<Vertex>,
     accepted: BySeat<bool>,
     score: Option<AreaScore>,
-    result: Option<OutcomeRepr>,
-}
-
-#[derive(Serialize, Deserialize, PartialEq)]
-struct OutcomeRepr {
-    winner: u8,
-    reason: String,
+    result: Option<OutcomeRecord>,
 }
 
 impl Serialize for Go {
@@ -176,10 +170,7 @@ impl Serialize for Go {
             dead: dead.unwrap_or_default(),
             accepted: BySeat::from_fn(|seat| self.scoring.as_ref().is_some_and(|sc| sc.accepted(seat.number()))),
             score: self.score,
-            result: self
-                .result
-                .as_ref()
-                .map(|o| OutcomeRepr { winner: o.winner.map_or(0, Seat::number), reason: o.reason.to_owned() }),
+            result: self.result.as_ref().map(OutcomeRecord::from),
         }
         .serialize(s)
     }

@@ -216,7 +216,7 @@ impl Go {
 
     /// The dead stones the engine proposes for the current board, and the area score with them.
     pub fn estimate(&self) -> (Vec<usize>, AreaScore) {
-        let proposal = Scoring::propose(&self.board, self.config.komi);
+        let proposal = Scoring::propose(&self.board);
         let score = score::area_score(&self.board, proposal.dead(), self.config.komi);
         (proposal.dead().to_vec(), score)
     }
@@ -475,7 +475,7 @@ impl Game for Go {
                 self.passes = self.passes.saturating_add(1);
                 self.to_move = board::opponent(colour);
                 if self.passes >= 2 {
-                    self.scoring = Some(Scoring::propose(&self.board, self.config.komi));
+                    self.scoring = Some(Scoring::propose(&self.board));
                 }
             }
             GoMove::Resign { .. } => {

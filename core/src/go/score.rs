@@ -30,7 +30,7 @@ const PLAYOUTS: u32 = 64;
 impl Scoring {
     /// The engine's proposal: a group is dead when, in most light playouts from here, its points
     /// end as the opponent's area; groups alive by Benson's test are never proposed dead.
-    pub fn propose(board: &Board, _komi: f64) -> Scoring {
+    pub fn propose(board: &Board) -> Scoring {
         let ownership = ownership(board);
         let safe = [unconditionally_alive(board, BLACK), unconditionally_alive(board, WHITE)].concat();
         let mut dead = Vec::new();
@@ -278,7 +278,7 @@ mod tests {
     fn the_proposal_never_kills_an_unconditionally_alive_group() {
         // White's two-eyed group in black's area: playouts could not take it.
         let settled = board(&[".X.O.O.", "XXXOOOO", ".X.X...", "XXXX...", ".......", ".......", "......."]);
-        let proposal = Scoring::propose(&settled, 7.5);
+        let proposal = Scoring::propose(&settled);
         let alive = unconditionally_alive(&settled, WHITE);
         assert!(!alive.is_empty());
         assert!(alive.iter().all(|p| !proposal.dead().contains(p)));

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::cells::AXES;
 use super::{Cells, Popucom, PopucomConfig, MOVE_LIMIT, SIZE};
-use crate::game::{Game, Seat};
+use crate::game::{Game, OutcomeRecord, Seat};
 
 type Grid = [[u8; SIZE as usize]; SIZE as usize];
 
@@ -28,16 +28,10 @@ struct StepIn {
     territory: Grid,
     to_move: Option<Seat>,
     moves_played: u8,
-    result: Option<OutcomeIn>,
+    result: Option<OutcomeRecord>,
     /// Views carry scores; they are derived, so accepted and checked like `to_move`.
     #[serde(default)]
     scores: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize, PartialEq)]
-struct OutcomeIn {
-    winner: u8,
-    reason: String,
 }
 
 fn grid(one: Cells, two: Cells) -> Grid {
@@ -102,8 +96,7 @@ impl<'de> Deserialize<'de> for Popucom {
         if step.to_move != status.to_move() {
             return Err(D::Error::custom("to_move does not follow from the board and moves_played"));
         }
-        let result =
-            status.outcome().map(|o| OutcomeIn { winner: o.winner.map_or(0, Seat::number), reason: o.reason.into() });
+        let result = status.outcome().map(OutcomeRecord::from);
         if step.result != result {
             return Err(D::Error::custom("result does not follow from the board and moves_played"));
         }

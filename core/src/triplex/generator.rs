@@ -17,13 +17,6 @@ pub struct Tiling {
     pub solution: Vec<Vec<u8>>,
 }
 
-/// How many levels one size has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SizeCount {
-    pub board: Board,
-    pub levels: usize,
-}
-
 const BITS_PER_SHAPE: u32 = 5;
 const PROFILE_SHIFT: u32 = BITS_PER_SHAPE * SHAPE_COUNT as u32;
 

@@ -6,7 +6,7 @@ mod generator;
 mod level;
 mod solver;
 
-pub use generator::{generate, has_straight_cut, images, tiling_of, SizeCount, Tiling};
+pub use generator::{generate, has_straight_cut, images, tiling_of, Tiling};
 
 pub use level::{levels_of, sort_easiest_first, unlock_code, Level, Sizes, SolutionError};
 pub use solver::{Placements, Search};
