@@ -177,7 +177,7 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     const KIND: GameKind;
 
     type Config: Serialize + DeserializeOwned + Clone + Default + fmt::Debug + PartialEq;
-    type Move: Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq;
+    type Move: Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq + Send + Sync;
     type Illegal: Rejection;
     /// What a client is shown: the state plus derived figures (scores, ...).
     type View: Serialize;

@@ -10,13 +10,18 @@ use serde_json::{json, Value};
 #[serde(rename_all = "camelCase")]
 pub struct RoomView {
     pub room_id: String,
-    /// The game kind; this site shows POPUCOM rooms only so far.
+    /// The game kind (`popucom`, `go`, ...).
     pub game: String,
+    #[serde(default)]
+    pub config: Value,
     pub moves: Vec<Value>,
     pub version: i64,
     pub game_number: i64,
     pub seats: Vec<SeatView>,
     pub state: Value,
+    /// The seat asking to take back the last two moves, until answered.
+    #[serde(default)]
+    pub takeback: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -120,9 +125,27 @@ pub struct Joined {
     pub token: Option<String>,
 }
 
-/// Creates the room if needed; claims `seat`, or re-attaches `token`.
-pub async fn join(room: &str, seat: Option<u8>, token: Option<&str>, name: &str) -> Result<Joined, ApiError> {
-    let mut body = json!({"roomId": room, "game": "popucom"});
+/// Opens the room, creating it for `game` with `config` if it does not exist; claims `seat`, or
+/// re-attaches `token`. Without a game, a missing room is an error (`room_not_found`): the room is
+/// read, not created.
+pub async fn join(
+    room: &str,
+    game: Option<(&str, &Value)>,
+    seat: Option<u8>,
+    token: Option<&str>,
+    name: &str,
+) -> Result<Joined, ApiError> {
+    if game.is_none() && seat.is_none() && token.is_none() {
+        return match fetch_room(room, None).await? {
+            Fetched::Room { room, .. } => Ok(Joined { room, seat: None, token: None }),
+            Fetched::Unchanged => Err(ApiError::Network("unexpected 304".into())),
+        };
+    }
+    let mut body = json!({"roomId": room});
+    if let Some((game, config)) = game {
+        body["game"] = json!(game);
+        body["config"] = config.clone();
+    }
     if let Some(seat) = seat {
         body["seat"] = json!(seat);
         if !name.trim().is_empty() {
@@ -140,7 +163,8 @@ pub async fn join(room: &str, seat: Option<u8>, token: Option<&str>, name: &str)
     })
 }
 
-/// A move, or an action (`resign`, `rematch`), at the room version the player saw. The version makes
+/// A move, or an action (`resign`, `rematch`, `takeback`, `accept_takeback`, `decline_takeback`),
+/// at the room version the player saw. The version makes
 /// a retried request safe: it can land at most once.
 pub async fn act(
     room: &str,

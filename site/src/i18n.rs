@@ -1,9 +1,7 @@
-//! Every user-visible string, through Fluent (`site/locales/*.ftl`): zh-CN, en and ja. The language is
-//! detected from the browser, switchable, and remembered in localStorage.
+//! Every user-visible string, from the Fluent files `site/locales/*.ftl` (zh-CN, en and ja), compiled
+//! into tables at build time (`build.rs`). The language is detected from the browser, switchable,
+//! and remembered in localStorage.
 
-use std::cell::RefCell;
-
-use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
 use leptos::prelude::*;
 
 use crate::storage;
@@ -35,14 +33,6 @@ impl Lang {
         }
     }
 
-    fn source(self) -> &'static str {
-        match self {
-            Lang::ZhCn => include_str!("../locales/zh-CN.ftl"),
-            Lang::En => include_str!("../locales/en.ftl"),
-            Lang::Ja => include_str!("../locales/ja.ftl"),
-        }
-    }
-
     pub fn from_tag(tag: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|lang| lang.tag().eq_ignore_ascii_case(tag))
     }
@@ -62,39 +52,75 @@ impl Lang {
     }
 }
 
-fn bundle(lang: Lang) -> FluentBundle<FluentResource> {
-    let resource = FluentResource::try_new(lang.source().to_owned()).expect("locale files parse (a test checks)");
-    let langid = lang.tag().parse().expect("our tags are valid language ids");
-    let mut bundle = FluentBundle::new(vec![langid]);
-    // No Unicode isolation marks around arguments: they show up in copied text and tests.
-    bundle.set_use_isolating(false);
-    bundle.add_resource(resource).expect("no duplicate message ids (a test checks)");
-    bundle
+/// A value for a message's `{ $variable }`: text or a whole number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arg(String);
+
+impl From<String> for Arg {
+    fn from(text: String) -> Arg {
+        Arg(text)
+    }
 }
 
-thread_local! {
-    // The browser runs the app on one thread; bundles are built on first use.
-    static BUNDLES: RefCell<Vec<(Lang, FluentBundle<FluentResource>)>> = const { RefCell::new(Vec::new()) };
+impl From<&str> for Arg {
+    fn from(text: &str) -> Arg {
+        Arg(text.to_owned())
+    }
 }
 
-/// Formats message `id` in `lang`. A missing message shows its id (a test keeps that from happening).
-pub fn format(lang: Lang, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
-    BUNDLES.with(|bundles| {
-        let mut bundles = bundles.borrow_mut();
-        if !bundles.iter().any(|(l, _)| *l == lang) {
-            bundles.push((lang, bundle(lang)));
+macro_rules! number_args {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Arg {
+            fn from(n: $t) -> Arg {
+                Arg(n.to_string())
+            }
         }
-        let (_, bundle) = bundles.iter().find(|(l, _)| *l == lang).expect("just added");
-        let Some(pattern) = bundle.get_message(id).and_then(|message| message.value()) else {
-            return id.to_owned();
-        };
-        let mut fluent_args = FluentArgs::new();
-        for (name, value) in args {
-            fluent_args.set(*name, value.clone());
+    )*};
+}
+
+number_args!(u8, u32, u64, usize, i64);
+
+/// The compiled message tables (see `build.rs`), sorted by id.
+mod tables {
+    include!(concat!(env!("OUT_DIR"), "/messages.rs"));
+}
+
+fn table(lang: Lang) -> &'static [(&'static str, &'static str)] {
+    match lang {
+        Lang::ZhCn => tables::ZH_CN,
+        Lang::En => tables::EN,
+        Lang::Ja => tables::JA,
+    }
+}
+
+fn pattern(lang: Lang, id: &str) -> Option<&'static str> {
+    let table = table(lang);
+    table.binary_search_by(|(key, _)| (*key).cmp(id)).ok().map(|i| table[i].1)
+}
+
+/// Formats message `id` in `lang`, each `{$name}` replaced by its argument. A missing message shows
+/// its id (a test keeps that from happening).
+pub fn format(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
+    let Some(pattern) = pattern(lang, id) else { return id.to_owned() };
+    let mut text = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(start) = rest.find("{$") {
+        text.push_str(&rest[..start]);
+        let Some(end) = rest[start..].find('}') else { break };
+        let name = &rest[start + 2..start + end];
+        match args.iter().find(|(key, _)| *key == name) {
+            Some((_, Arg(value))) => text.push_str(value),
+            None => text.push_str(&rest[start..start + end + 1]),
         }
-        let mut errors = Vec::new();
-        bundle.format_pattern(pattern, Some(&fluent_args), &mut errors).into_owned()
-    })
+        rest = &rest[start + end + 1..];
+    }
+    text.push_str(rest);
+    text
+}
+
+/// Whether message `id` exists (every language has the same messages; a test checks).
+pub fn has(id: &str) -> bool {
+    pattern(Lang::En, id).is_some()
 }
 
 /// The current language, shared through context.
@@ -107,7 +133,7 @@ impl I18n {
     /// The remembered choice, else the browser's preference.
     pub fn detect() -> I18n {
         let lang = storage::language().and_then(|tag| Lang::from_tag(&tag)).unwrap_or_else(|| {
-            let languages: Vec<String> = web_sys::window()
+            let languages: Vec<String> = crate::browser::window()
                 .map(|w| w.navigator().languages().iter().filter_map(|v| v.as_string()).collect())
                 .unwrap_or_default();
             Lang::negotiate(languages.iter().map(String::as_str))
@@ -125,9 +151,16 @@ impl I18n {
         format(self.lang.get(), id, &[])
     }
 
-    pub fn t_with(&self, id: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    pub fn t_with(&self, id: &str, args: &[(&str, Arg)]) -> String {
         format(self.lang.get(), id, args)
     }
+}
+
+/// Message `id` as reactive text (it follows the language). Every static label goes through this
+/// one closure type: a closure written at each call site would each add its own code to the WASM.
+pub fn tr(id: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    let i18n = use_i18n();
+    move || i18n.t(id)
 }
 
 pub fn use_i18n() -> I18n {
@@ -138,21 +171,10 @@ pub fn use_i18n() -> I18n {
 mod tests {
     use std::collections::BTreeSet;
 
-    use fluent_bundle::FluentResource;
-    use fluent_syntax::ast::Entry;
-
     use super::*;
 
-    fn message_ids(lang: Lang) -> BTreeSet<String> {
-        let resource = FluentResource::try_new(lang.source().to_owned())
-            .unwrap_or_else(|(_, errors)| panic!("{} does not parse: {errors:?}", lang.tag()));
-        resource
-            .entries()
-            .filter_map(|entry| match entry {
-                Entry::Message(message) => Some(message.id.name.to_owned()),
-                _ => None,
-            })
-            .collect()
+    fn message_ids(lang: Lang) -> BTreeSet<&'static str> {
+        table(lang).iter().map(|(id, _)| *id).collect()
     }
 
     #[test]
@@ -161,19 +183,62 @@ mod tests {
         assert!(english.len() > 50);
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{} differs from en", lang.tag());
+            let table = table(lang);
+            assert!(table.windows(2).all(|w| w[0].0 < w[1].0), "{} is sorted, without duplicates", lang.tag());
         }
     }
 
     #[test]
     fn messages_format_with_their_arguments() {
         for lang in Lang::ALL {
-            let text = format(lang, "moves-left", &[("count", 7.into())]);
+            let text = format(lang, "moves-left", &[("count", 7u8.into())]);
             assert!(text.contains('7'), "{}: {text}", lang.tag());
             let player = format(lang, "player-1", &[]);
             assert!(format(lang, "result-win", &[("player", player.clone().into())]).contains(&player));
         }
         assert_eq!(format(Lang::En, "to-move", &[("player", "Red".into())]), "Red to move");
+        assert_eq!(format(Lang::En, "to-move", &[]), "{$player} to move", "a missing argument shows");
+        assert_eq!(format(Lang::En, "cell-label", &[("row", 3u8.into()), ("col", 4u8.into()), ("content", "empty".into())]), "Row 3, column 4: empty");
         assert_eq!(format(Lang::ZhCn, "player-2", &[]), "蓝方");
+        assert_eq!(format(Lang::En, "no-such-message", &[]), "no-such-message");
+    }
+
+    /// Every message id the code names literally (`t("...")`, `t_with("...", ...)`) or lists in
+    /// the game registry exists.
+    #[test]
+    fn every_message_the_code_names_exists() {
+        fn sources(dir: &std::path::Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    sources(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(std::fs::read_to_string(path).unwrap());
+                }
+            }
+        }
+        let mut texts = Vec::new();
+        sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut texts);
+        let mut named = BTreeSet::new();
+        for text in &texts {
+            for call in [".t(\"", ".t_with(\"", "Label::Id(\"", "caption: \""] {
+                for (at, _) in text.match_indices(call) {
+                    let rest = &text[at + call.len()..];
+                    named.insert(rest[..rest.find('"').unwrap()].to_owned());
+                }
+            }
+        }
+        assert!(named.len() > 60, "found only {named:?}");
+        for slug in crate::games::Slug::ALL {
+            named.insert(slug.title_id().to_owned());
+            named.insert(slug.pitch_id().to_owned());
+            named.extend(slug.rules_ids().iter().map(|id| id.to_string()));
+            named.extend(slug.options().iter().map(|o| o.label.to_owned()));
+        }
+        let english = message_ids(Lang::En);
+        let missing: Vec<_> = named.iter().filter(|id| !english.contains(id.as_str())).collect();
+        assert!(missing.is_empty(), "messages named in the code but missing from en.ftl: {missing:?}");
+        assert!(has("to-move") && !has("no-such-message"));
     }
 
     #[test]

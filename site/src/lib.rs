@@ -1,67 +1,65 @@
-//! Tabula's web app: a Leptos client-side app compiled to WASM. It shares `tabula-core` with the
-//! server to show legal moves and play local games; online, the server's answer always wins.
+//! Tabula's web app: a Leptos client-side app compiled to WASM, one bundle per game plus a home
+//! bundle (see `route.rs`). It shares `tabula-core` with the server to show legal moves and play
+//! local games; online, the server's answer always wins. Natively, the same components render each
+//! page's first HTML at build time (`prerender`).
 
 mod api;
-mod board;
+mod app;
+mod browser;
+pub mod games;
 mod i18n;
-pub mod logic;
 mod pages;
+mod play;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prerender;
 mod route;
-mod screenshot;
 mod storage;
 
-use leptos::prelude::*;
-use wasm_bindgen::prelude::wasm_bindgen;
+pub use route::Route;
 
-use crate::i18n::{use_i18n, I18n, Lang};
-use crate::route::{Link, Route, Router};
-
-#[component]
-fn LanguageSwitch() -> impl IntoView {
-    let i18n = use_i18n();
-    view! {
-        <label class="language">
-            <span class="visually-hidden">{move || i18n.t("language")}</span>
-            <select id="language" on:change=move |event| {
-                if let Some(lang) = Lang::from_tag(&event_target_value(&event)) {
-                    i18n.set(lang);
-                }
-            }>
-                {Lang::ALL.into_iter().map(|lang| view! {
-                    <option value=lang.tag() selected=move || i18n.lang.get() == lang>{lang.native_name()}</option>
-                }).collect_view()}
-            </select>
-        </label>
-    }
+/// A short room code that reads well aloud: no 0/o, 1/l/i look-alikes.
+pub fn room_code(random: u64) -> String {
+    const ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+    let mut value = random;
+    (0..6)
+        .map(|_| {
+            let digit = ALPHABET[(value % ALPHABET.len() as u64) as usize] as char;
+            value /= ALPHABET.len() as u64;
+            digit
+        })
+        .collect()
 }
 
-#[component]
-fn App() -> impl IntoView {
-    let i18n = I18n::detect();
-    provide_context(i18n);
-    Effect::new(move |_| {
-        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-            let _ = root.set_attribute("lang", i18n.lang.get().tag());
-        }
-    });
-    let router = Router::install();
-    provide_context(router);
-    let screen = move || match router.route.get() {
-        Route::Home => view! { <pages::home::Home /> }.into_any(),
-        Route::Local => view! { <pages::local::LocalGame /> }.into_any(),
-        Route::Room(code) => view! { <pages::online::OnlineRoom code=code /> }.into_any(),
-    };
-    view! {
-        <header>
-            <Link route=Route::Home><span class="logo">{move || i18n.t("app-title")}</span></Link>
-            <LanguageSwitch />
-        </header>
-        <main>{screen}</main>
-    }
+/// The game whose screens this bundle carries; `None` in the home bundle.
+pub fn bundle_game() -> Option<games::Slug> {
+    games::Slug::ALL.into_iter().find(|slug| games::screens(*slug).is_some())
 }
 
-#[wasm_bindgen(start)]
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
+    use leptos::prelude::*;
     console_error_panic_hook::set_once();
-    mount_to_body(App);
+    // The pre-rendered page is replaced by the live one, laid out the same.
+    if let Some(body) = browser::document().and_then(|d| d.body()) {
+        body.set_inner_html("");
+    }
+    let route = Route::parse(&browser::path());
+    mount_to_body(move || view! { <app::App route=route bundle=bundle_game() /> });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_codes_are_short_and_unambiguous() {
+        let codes: Vec<String> = (0..50u64).map(|n| room_code(n.wrapping_mul(0x9E37_79B9_7F4A_7C15))).collect();
+        for code in &codes {
+            assert_eq!(code.len(), 6);
+            assert!(!code.contains(['0', 'o', '1', 'l', 'i']), "{code}");
+        }
+        let distinct: std::collections::BTreeSet<_> = codes.iter().collect();
+        assert_eq!(distinct.len(), codes.len());
+    }
 }

@@ -1,34 +1,69 @@
-//! The app's three screens and their URLs (`/`, `/local`, `/room/<code>`), kept in the address bar
-//! with the History API so share links, reloads and the back button work.
+//! The site's URLs and the address bar (History API), so share links, reloads and the back button
+//! work. Each page is served by a bundle: the home bundle (every page that needs no game engine)
+//! or a game's bundle (its page, local game and rooms). Moving to a page this bundle cannot show is a
+//! full page load; anything else switches screens in place.
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
 
+use crate::browser;
+use crate::games::{screens, Slug};
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     Home,
-    Local,
+    /// A game's page: rules, options, new local game, rooms.
+    Game(Slug),
+    /// A local game on this device; its options are in the query string.
+    Local(Slug),
     Room(String),
+    NotFound,
 }
 
 impl Route {
     pub fn parse(path: &str) -> Route {
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
         match parts.as_slice() {
-            ["local"] => Route::Local,
-            ["room", code] if !code.is_empty() => Route::Room((*code).to_owned()),
-            _ => Route::Home,
+            [] => Route::Home,
+            // The first version's local game.
+            ["local"] => Route::Local(Slug::Popucom),
+            ["room", code] if valid_room_code(code) => Route::Room((*code).to_owned()),
+            [game] => Slug::from_name(game).map_or(Route::NotFound, Route::Game),
+            [game, "local"] => match Slug::from_name(game) {
+                Some(slug) if slug.playable() => Route::Local(slug),
+                Some(slug) => Route::Game(slug),
+                None => Route::NotFound,
+            },
+            _ => Route::NotFound,
         }
     }
 
     pub fn path(&self) -> String {
         match self {
             Route::Home => "/".to_owned(),
-            Route::Local => "/local".to_owned(),
+            Route::Game(slug) => format!("/{}", slug.name()),
+            Route::Local(slug) => format!("/{}/local", slug.name()),
             Route::Room(code) => format!("/room/{code}"),
+            Route::NotFound => "/404".to_owned(),
         }
     }
+
+    /// The game whose screens this page needs, if any. A room's game is only known once the room is
+    /// read, so rooms are always opened by a page load unless the caller knows the game.
+    fn needs(&self) -> Result<Option<Slug>, ()> {
+        match self {
+            Route::Home | Route::NotFound => Ok(None),
+            Route::Game(slug) => Ok(slug.playable().then_some(*slug)),
+            Route::Local(slug) => Ok(Some(*slug)),
+            Route::Room(_) => Err(()),
+        }
+    }
+}
+
+/// A room code as the API takes it: 1 to 20 letters, digits, `-` or `_`.
+pub fn valid_room_code(code: &str) -> bool {
+    !code.is_empty() && code.len() <= 20 && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// The current screen, shared through context.
@@ -38,14 +73,18 @@ pub struct Router {
 }
 
 impl Router {
-    /// Reads the address bar and follows the back and forward buttons.
-    pub fn install() -> Router {
-        let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
-        let router = Router { route: RwSignal::new(Route::parse(&path)) };
-        if let Some(window) = web_sys::window() {
+    /// Starts at `route` and follows the back and forward buttons.
+    pub fn install(route: Route) -> Router {
+        let router = Router { route: RwSignal::new(route) };
+        if let Some(window) = browser::window() {
             let on_pop = Closure::<dyn Fn()>::new(move || {
-                let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_default();
-                router.route.set(Route::parse(&path));
+                let route = Route::parse(&browser::path());
+                if router.shows_here(&route, None) {
+                    router.route.set(route);
+                } else {
+                    // Back to a page of another bundle: load it.
+                    let _ = browser::window().map(|w| w.location().reload());
+                }
             });
             let _ = window.add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
             // The app lives as long as the page: the listener is never removed.
@@ -54,12 +93,37 @@ impl Router {
         router
     }
 
+    /// Whether this bundle shows `route` (`room_game`: the game of a room, when the caller knows it).
+    fn shows_here(&self, route: &Route, room_game: Option<Slug>) -> bool {
+        match route.needs() {
+            Ok(None) => true,
+            Ok(Some(slug)) => screens(slug).is_some(),
+            Err(()) => room_game.is_some_and(|slug| screens(slug).is_some()),
+        }
+    }
+
     pub fn go(&self, route: Route) {
-        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.path()));
+        self.go_to(route, "", None);
+    }
+
+    /// Opens a room whose game the caller knows (it just created it): in place when this bundle
+    /// plays that game.
+    pub fn open_room(&self, code: String, game: Slug) {
+        self.go_to(Route::Room(code), "", Some(game));
+    }
+
+    /// Goes to `route` with a query string (`size=19&komi=6.5`, or empty).
+    pub fn go_to(&self, route: Route, query: &str, room_game: Option<Slug>) {
+        let url = if query.is_empty() { route.path() } else { format!("{}?{query}", route.path()) };
+        if !self.shows_here(&route, room_game) {
+            browser::load_page(&url);
+            return;
+        }
+        if let Some(history) = browser::window().and_then(|w| w.history().ok()) {
+            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
         }
         self.route.set(route);
-        if let Some(window) = web_sys::window() {
+        if let Some(window) = browser::window() {
             window.scroll_to_with_x_and_y(0.0, 0.0);
         }
     }
@@ -69,20 +133,22 @@ pub fn use_router() -> Router {
     expect_context::<Router>()
 }
 
-/// A link that switches screens without reloading the page (and still works as a plain link).
+/// A link: switches screens in place when this bundle shows the page, else a plain page load.
 #[component]
 pub fn Link(
     route: Route,
-    #[prop(optional)] id: &'static str,
-    #[prop(optional)] class: &'static str,
+    #[prop(optional)] id: Option<&'static str>,
+    #[prop(optional)] class: Option<&'static str>,
     children: Children,
 ) -> impl IntoView {
     let router = use_router();
     let href = route.path();
     view! {
         <a href=href id=id class=class on:click=move |event| {
-            event.prevent_default();
-            router.go(route.clone());
+            if router.shows_here(&route, None) {
+                event.prevent_default();
+                router.go(route.clone());
+            }
         }>{children()}</a>
     }
 }
@@ -93,10 +159,27 @@ mod tests {
 
     #[test]
     fn paths_round_trip() {
-        for route in [Route::Home, Route::Local, Route::Room("abc123".into())] {
+        let routes = [
+            Route::Home,
+            Route::Game(Slug::Go),
+            Route::Game(Slug::Triplex),
+            Route::Local(Slug::Popucom),
+            Route::Local(Slug::Go),
+            Route::Room("abc123".into()),
+        ];
+        for route in routes {
             assert_eq!(Route::parse(&route.path()), route);
         }
-        assert_eq!(Route::parse("/room/"), Route::Home);
-        assert_eq!(Route::parse("/nowhere/else"), Route::Home);
+    }
+
+    #[test]
+    fn odd_paths() {
+        assert_eq!(Route::parse("/local"), Route::Local(Slug::Popucom), "the first version's URL");
+        assert_eq!(Route::parse("/go/"), Route::Game(Slug::Go));
+        assert_eq!(Route::parse("/edges/local"), Route::Game(Slug::Edges), "not playable yet: its page");
+        assert_eq!(Route::parse("/room/"), Route::NotFound);
+        assert_eq!(Route::parse("/room/a%20b"), Route::NotFound);
+        assert_eq!(Route::parse("/nowhere"), Route::NotFound);
+        assert_eq!(Route::parse("/go/local/x"), Route::NotFound);
     }
 }

@@ -1,10 +1,14 @@
-//! What the browser remembers (localStorage): the language, the player's name, and the seat token
-//! of each room the player sits in, so reloading or reopening a share link resumes the seat.
+//! What the browser remembers (localStorage): the language, the player's name, the seat token of
+//! each room the player sits in (so reloading or reopening a share link resumes the seat, and the
+//! home can offer to continue), and each game's local game in progress.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::browser;
 
 fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
+    browser::window()?.local_storage().ok()?
 }
 
 fn get(key: &str) -> Option<String> {
@@ -15,6 +19,12 @@ fn set(key: &str, value: &str) {
     if let Some(storage) = local_storage() {
         // Storage can be full or disabled (private mode): the app still works, it just forgets.
         let _ = storage.set_item(key, value);
+    }
+}
+
+fn remove(key: &str) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.remove_item(key);
     }
 }
 
@@ -34,29 +44,65 @@ pub fn set_player_name(name: &str) {
     set("tabula.name", name);
 }
 
-/// A seat held in a room: which seat and the secret token that proves it.
+/// A seat held in a room: which seat, the secret token that proves it, and the room's game (for
+/// the home's "continue" list; absent in seats saved by the first version).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeldSeat {
     pub seat: u8,
     pub token: String,
+    #[serde(default)]
+    pub game: Option<String>,
 }
 
-fn seat_key(room: &str) -> String {
-    format!("tabula.seat.{room}")
-}
+const SEAT_PREFIX: &str = "tabula.seat.";
 
 pub fn held_seat(room: &str) -> Option<HeldSeat> {
-    serde_json::from_str(&get(&seat_key(room))?).ok()
+    serde_json::from_str(&get(&format!("{SEAT_PREFIX}{room}"))?).ok()
 }
 
 pub fn hold_seat(room: &str, seat: &HeldSeat) {
     if let Ok(json) = serde_json::to_string(seat) {
-        set(&seat_key(room), &json);
+        set(&format!("{SEAT_PREFIX}{room}"), &json);
     }
 }
 
 pub fn forget_seat(room: &str) {
-    if let Some(storage) = local_storage() {
-        let _ = storage.remove_item(&seat_key(room));
+    remove(&format!("{SEAT_PREFIX}{room}"));
+}
+
+/// Every room this browser holds a seat in, by room code.
+pub fn held_rooms() -> Vec<(String, HeldSeat)> {
+    let Some(storage) = local_storage() else { return Vec::new() };
+    let count = storage.length().unwrap_or(0);
+    let mut rooms: Vec<(String, HeldSeat)> = (0..count)
+        .filter_map(|i| storage.key(i).ok().flatten())
+        .filter_map(|key| {
+            let room = key.strip_prefix(SEAT_PREFIX)?.to_owned();
+            let seat = held_seat(&room)?;
+            Some((room, seat))
+        })
+        .collect();
+    rooms.sort_by(|a, b| a.0.cmp(&b.0));
+    rooms
+}
+
+/// A local game in progress: its config and moves (JSON), so a reload resumes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedGame {
+    pub config: Value,
+    pub moves: Vec<Value>,
+}
+
+pub fn saved_game(game: &str) -> Option<SavedGame> {
+    serde_json::from_str(&get(&format!("tabula.local.{game}"))?).ok()
+}
+
+pub fn save_game(game: &str, saved: &SavedGame) {
+    if let Ok(json) = serde_json::to_string(saved) {
+        set(&format!("tabula.local.{game}"), &json);
     }
+}
+
+pub fn forget_game(game: &str) {
+    remove(&format!("tabula.local.{game}"));
 }

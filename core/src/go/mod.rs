@@ -5,6 +5,7 @@
 mod board;
 mod json;
 mod score;
+pub mod sgf;
 
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
@@ -255,6 +256,30 @@ impl Go {
             Some(point) => GoMove::Play { at: self.vertex_of(point), colour: Some(colour_seat(colour)) },
             None => GoMove::Pass { colour: Some(colour_seat(colour)) },
         }
+    }
+
+    /// The agreed score once the game ended by scoring.
+    pub fn final_score(&self) -> Option<AreaScore> {
+        self.score
+    }
+
+    /// The area score with the stones currently marked dead (none outside the scoring phase),
+    /// komi to white: what the players are agreeing to while scoring.
+    pub fn marked_score(&self) -> AreaScore {
+        let dead = self.scoring.as_ref().map_or(&[][..], |s| s.dead());
+        score::area_score(&self.board, dead, self.config.komi)
+    }
+
+    /// Who owns each board point for area scoring with the current marking: its live stone's
+    /// colour, or the one colour an empty region touches (0 for neither), by board point.
+    pub fn area_owners(&self) -> Vec<u8> {
+        let dead = self.scoring.as_ref().map_or(&[][..], |s| s.dead());
+        score::area_owners(&self.board, dead)
+    }
+
+    /// Whether `point` is marked dead in the scoring phase (or was when the game ended).
+    pub fn is_dead(&self, point: usize) -> bool {
+        self.scoring.as_ref().is_some_and(|s| s.dead().contains(&point))
     }
 
     /// The board point of a vertex, if it is on this board.

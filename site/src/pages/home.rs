@@ -1,74 +1,98 @@
-//! Home: pick a game, play locally or online (create a room or join by code), the rules.
+//! Home: every game with its pitch, the rooms this browser sits in, and joining a room by code.
 
 use leptos::prelude::*;
 
-use crate::i18n::use_i18n;
-use crate::logic::room_code;
-use crate::route::{use_router, Link, Route};
+use crate::games::Slug;
+use crate::i18n::{tr, use_i18n};
+use crate::route::{use_router, valid_room_code, Link, Route};
+use crate::storage;
 
-fn valid_code(code: &str) -> bool {
-    let code = code.trim();
-    !code.is_empty() && code.len() <= 20 && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
+/// Join any room by its code (the room knows its game).
 #[component]
-pub fn Home() -> impl IntoView {
-    let i18n = use_i18n();
+pub fn JoinByCode() -> impl IntoView {
+    let router = use_router();
     let code = RwSignal::new(String::new());
     let invalid = RwSignal::new(false);
-    let router = use_router();
-    let create = move |_| {
-        let random = (js_sys::Math::random() * 2f64.powi(53)) as u64;
-        router.go(Route::Room(room_code(random)));
-    };
     let join = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let value = code.get_untracked();
-        if valid_code(&value) {
-            // Codes we make are lower case; a code read aloud or typed on a phone may not be.
-            router.go(Route::Room(value.trim().to_ascii_lowercase()));
+        // Codes we make are lower case; a code read aloud or typed on a phone may not be.
+        let value = code.get_untracked().trim().to_ascii_lowercase();
+        if valid_room_code(&value) {
+            router.go(Route::Room(value));
         } else {
             invalid.set(true);
         }
     };
     view! {
+        <form class="join" on:submit=join>
+            <label>
+                <span>{tr("room-code")}</span>
+                <input
+                    id="room-code"
+                    autocomplete="off"
+                    maxlength="20"
+                    prop:value=move || code.get()
+                    on:input=move |event| {
+                        code.set(event_target_value(&event));
+                        invalid.set(false);
+                    }
+                />
+            </label>
+            <button class="button" type="submit" id="join-room">{tr("join-room")}</button>
+        </form>
+        <Show when=move || invalid.get()>
+            <p class="message" role="alert">{tr("room-code-invalid")}</p>
+        </Show>
+    }
+}
+
+#[component]
+pub fn Home() -> impl IntoView {
+    let i18n = use_i18n();
+    // Read once: the list is for this visit, and it is empty when pre-rendered.
+    let held = storage::held_rooms();
+    let continue_list = (!held.is_empty()).then(|| {
+        let items = held
+            .into_iter()
+            .map(|(code, seat)| {
+                let game = seat.game.as_deref().and_then(Slug::from_name);
+                let href = format!("/room/{code}");
+                let label = move || {
+                    let room = i18n.t_with("room-title", &[("code", code.clone().into())]);
+                    match game {
+                        Some(slug) => format!("{} · {room}", i18n.t(slug.title_id())),
+                        None => room,
+                    }
+                };
+                view! { <li><a class="continue" href=href>{label}</a></li> }
+            })
+            .collect_view();
+        view! {
+            <h2>{tr("continue-title")}</h2>
+            <ul class="continue-list">{items}</ul>
+        }
+    });
+    let cards = Slug::ALL
+        .into_iter()
+        .map(|slug| {
+            view! {
+                <li class="game-card">
+                    <h3><Link route=Route::Game(slug) id=slug.name()>{tr(slug.title_id())}</Link></h3>
+                    <p>{tr(slug.pitch_id())}</p>
+                    {(!slug.playable()).then(|| view! { <p class="soon">{tr("coming-soon")}</p> })}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
         <section class="home">
-            <p class="tagline">{move || i18n.t("tagline")}</p>
-            <h2>{move || i18n.t("pick-game")}</h2>
-            <div class="game-card selected" aria-current="true">
-                <h3>{move || i18n.t("game-popucom")}</h3>
-                <p>{move || i18n.t("game-popucom-about")}</p>
-                <div class="actions">
-                    <Link route=Route::Local id="play-local" class="button primary">{move || i18n.t("play-local")}</Link>
-                    <button class="button" id="create-room" on:click=create>{move || i18n.t("create-room")}</button>
-                </div>
-                <form class="join" on:submit=join>
-                    <label>
-                        <span>{move || i18n.t("room-code")}</span>
-                        <input
-                            id="room-code"
-                            autocomplete="off"
-                            maxlength="20"
-                            prop:value=move || code.get()
-                            on:input=move |event| {
-                                code.set(event_target_value(&event));
-                                invalid.set(false);
-                            }
-                        />
-                    </label>
-                    <button class="button" type="submit" id="join-room">{move || i18n.t("join-room")}</button>
-                </form>
-                <Show when=move || invalid.get()>
-                    <p class="message" role="alert">{move || i18n.t("room-code-invalid")}</p>
-                </Show>
-            </div>
-            <h2>{move || i18n.t("rules-title")}</h2>
-            <ul class="rules">
-                <li>{move || i18n.t("rules-place")}</li>
-                <li>{move || i18n.t("rules-line")}</li>
-                <li>{move || i18n.t("rules-paint")}</li>
-                <li>{move || i18n.t("rules-end")}</li>
-            </ul>
+            <h1 class="page-title">{tr("home-title")}</h1>
+            <p class="tagline">{tr("tagline")}</p>
+            {continue_list}
+            <h2>{tr("pick-game")}</h2>
+            <ul class="game-list">{cards}</ul>
+            <h2>{tr("join-title")}</h2>
+            <JoinByCode />
         </section>
     }
 }

@@ -1,0 +1,10 @@
+//! Writes every page's pre-rendered HTML and the list of bundles as JSON on stdout, for
+//! `cargo xtask build-site`.
+
+fn main() {
+    let manifest = serde_json::json!({
+        "bundles": tabula_site::prerender::bundles(),
+        "pages": tabula_site::prerender::pages(),
+    });
+    println!("{manifest}");
+}

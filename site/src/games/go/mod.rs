@@ -1,0 +1,261 @@
+//! Go on the shared game screen: the board (wood, star points, coordinates, last move, ko, dead
+//! stones and area while scoring), pass and the scoring phase's buttons, GTP-style notation, the
+//! picture, SGF, and the rules diagrams.
+
+mod board;
+pub mod sgf;
+
+use leptos::prelude::*;
+use tabula_core::go::{Go, GoMove, Vertex, BLACK, EMPTY};
+use tabula_core::{Game, Seat};
+
+use crate::games::Slug;
+use crate::i18n::{tr, I18n};
+use crate::play::{BoardProps, Canvas, Diagram, GameUi, Record};
+use crate::browser;
+
+#[derive(Clone, Copy)]
+pub struct GoUi;
+
+/// The phase of a position, as the screen tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Play,
+    Scoring,
+    /// Over by agreed score: the marking and the area stay on the board.
+    Scored,
+    /// Over by resignation.
+    Resigned,
+}
+
+pub fn phase(game: &Go) -> Phase {
+    match (game.status().outcome(), game.scoring()) {
+        (Some(outcome), _) if outcome.reason == "score" => Phase::Scored,
+        (Some(_), _) => Phase::Resigned,
+        (None, Some(_)) => Phase::Scoring,
+        (None, None) => Phase::Play,
+    }
+}
+
+/// Black's letter or white's, as SGF and the move list write them.
+fn letter(seat: Option<Seat>) -> &'static str {
+    match seat {
+        Some(Seat::Two) => "W",
+        _ => "B",
+    }
+}
+
+/// "B+3.5", "W+R", "0" (a draw): SGF's way of writing a result.
+pub fn result_text(game: &Go, result: Option<&(u8, String)>) -> Option<String> {
+    let (winner, reason) = result?;
+    let winner = Seat::from_number(*winner);
+    if winner.is_none() {
+        return Some("0".to_owned());
+    }
+    Some(match (reason.as_str(), game.final_score()) {
+        ("score", Some(score)) => format!("{}+{}", letter(winner), points((score.black - score.white).abs())),
+        ("resign" | "resigned", _) => format!("{}+R", letter(winner)),
+        _ => format!("{}+", letter(winner)),
+    })
+}
+
+/// A score or komi (always a whole number of half-points) as players write it.
+pub fn points(value: f64) -> String {
+    crate::games::half_text((value * 2.0).round() as i64)
+}
+
+impl GameUi for GoUi {
+    type G = Go;
+    const SLUG: Slug = Slug::Go;
+
+    fn colour_id(seat: Seat) -> &'static str {
+        match seat {
+            Seat::One => "go-black",
+            Seat::Two => "go-white",
+        }
+    }
+
+    fn board(props: BoardProps<Go>) -> AnyView {
+        view! { <board::GoBoard props=props /> }.into_any()
+    }
+
+    fn move_buttons(props: BoardProps<Go>) -> AnyView {
+        let phase = Memo::new(move |_| props.game.with(phase));
+        let mine = move || props.acting.get();
+        // One device accepts or resumes for both colours.
+        let colours = move || if props.local { vec![Seat::One, Seat::Two] } else { mine().into_iter().collect() };
+        let accepted = move || {
+            props.game.with(|g| colours().iter().all(|s| g.scoring().is_some_and(|sc| sc.accepted(s.number()))))
+        };
+        view! {
+            <Show when=move || phase.get() == Phase::Play && mine().is_some()>
+                <button class="button" id="pass" on:click=move |_| props.act.run(GoMove::Pass { colour: None })>
+                    {tr("go-pass")}
+                </button>
+            </Show>
+            <Show when=move || phase.get() == Phase::Scoring && mine().is_some()>
+                <button class="button primary" id="accept-score" disabled=accepted on:click=move |_| {
+                    for seat in colours() {
+                        props.act.run(GoMove::Accept { colour: Some(seat) });
+                    }
+                }>{tr("go-accept")}</button>
+                <button class="button" id="resume" on:click=move |_| {
+                    if let Some(seat) = mine() {
+                        props.act.run(GoMove::Resume { colour: Some(seat) });
+                    }
+                }>{tr("go-resume")}</button>
+            </Show>
+        }
+        .into_any()
+    }
+
+    fn score(i18n: I18n, game: &Go, seat: Seat) -> String {
+        match phase(game) {
+            Phase::Scoring | Phase::Scored => {
+                let score = game.final_score().unwrap_or_else(|| game.marked_score());
+                let value = if seat == Seat::One { score.black } else { score.white };
+                i18n.t_with("go-area", &[("points", points(value).into())])
+            }
+            Phase::Play | Phase::Resigned => {
+                i18n.t_with("go-captures", &[("count", game.board().captures(seat.number()).into())])
+            }
+        }
+    }
+
+    fn detail(i18n: I18n, game: &Go) -> Option<String> {
+        let komi = i18n.t_with("go-komi", &[("komi", points(game.config().komi).into())]);
+        match phase(game) {
+            Phase::Scoring => {
+                let accepted: Vec<String> = Seat::ALL
+                    .into_iter()
+                    .filter(|s| game.scoring().is_some_and(|sc| sc.accepted(s.number())))
+                    .map(|s| i18n.t_with("go-has-accepted", &[("player", i18n.t(Self::colour_id(s)).into())]))
+                    .collect();
+                Some([vec![i18n.t("go-scoring")], accepted].concat().join(" · "))
+            }
+            _ => Some(komi),
+        }
+    }
+
+    fn reason(i18n: I18n, game: &Go, reason: &str) -> String {
+        match (reason, game.final_score()) {
+            ("score", Some(score)) => {
+                i18n.t_with("go-by-points", &[("points", points((score.black - score.white).abs()).into())])
+            }
+            ("resign", _) => i18n.t("reason-resigned"),
+            _ => i18n.t(&format!("reason-{reason}")),
+        }
+    }
+
+    fn notation(before: &Go, mv: &GoMove) -> String {
+        let who = letter(before.mover(mv));
+        match mv {
+            GoMove::Play { at, .. } => format!("{who} {at}"),
+            GoMove::Pass { .. } => format!("{who} pass"),
+            GoMove::Resign { .. } => format!("{who} resigns"),
+            GoMove::Toggle { at, .. } => format!("{who} ✕{at}"),
+            GoMove::Accept { .. } => format!("{who} ✓"),
+            GoMove::Resume { .. } => format!("{who} ↺"),
+        }
+    }
+
+    fn draw(canvas: &Canvas, game: &Go) {
+        let size = game.config().size;
+        let step = canvas.size / (size as f64 + 1.0);
+        let at = |i: usize| step * (i as f64 + 1.0);
+        canvas.rect(0.0, 0.0, canvas.size, canvas.size, "#dcb35c");
+        for i in 0..size {
+            canvas.line((at(0), at(i)), (at(size - 1), at(i)), "#3b2a14", 1.5);
+            canvas.line((at(i), at(0)), (at(i), at(size - 1)), "#3b2a14", 1.5);
+        }
+        for (row, col) in board::star_points(size) {
+            canvas.disc(at(col), at(row), step * 0.1, "#3b2a14");
+        }
+        let board = game.board();
+        for point in board.points() {
+            let (row, col) = board.coords(point);
+            let colour = board.colour(point);
+            if colour != EMPTY {
+                let fill = if colour == BLACK { "#111" } else { "#f4f4f4" };
+                canvas.disc(at(col), at(row), step * 0.47, fill);
+                canvas.ring(at(col), at(row), step * 0.47, "#111", 1.0);
+                if game.is_dead(point) {
+                    canvas.line((at(col) - step / 4.0, at(row) - step / 4.0), (at(col) + step / 4.0, at(row) + step / 4.0), "#d33", 2.0);
+                }
+            }
+        }
+    }
+
+    fn records(record: Record<Go>) -> AnyView {
+        view! { <sgf::SgfButtons record=record /> }.into_any()
+    }
+
+    fn diagrams() -> Vec<Diagram<Go>> {
+        let play = |at: &str| GoMove::Play { at: at.parse::<Vertex>().expect("a vertex"), colour: None };
+        let config = serde_json::json!({"size": 7});
+        vec![
+            Diagram {
+                caption: "go-diagram-capture",
+                moves: ["D4", "D5", "C5", "E4", "E5", "D3", "D6"].map(play).to_vec(),
+                config: config.clone(),
+            },
+            Diagram {
+                caption: "go-diagram-ko",
+                moves: ["C4", "D4", "D5", "E5", "D3", "E3", "G7", "F4", "E4"].map(play).to_vec(),
+                config,
+            },
+        ]
+    }
+
+    /// Points under 28 px are easy to mis-tap: ask for a confirmation there.
+    fn small_points(game: &Go) -> bool {
+        let width = browser::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).unwrap_or(1024.0);
+        let board = width.min(600.0) - 48.0;
+        board / (game.config().size as f64 + 1.0) < 28.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::play::History;
+
+    fn game(moves: &[GoMove]) -> Go {
+        History::<Go>::replay(json!({"size": 5, "komi": 0.5}), moves).unwrap().current().clone()
+    }
+
+    #[test]
+    fn results_are_written_as_sgf_writes_them() {
+        let pass = GoMove::Pass { colour: None };
+        let accept = |seat| GoMove::Accept { colour: Some(seat) };
+        let black = GoMove::Play { at: "C3".parse().unwrap(), colour: None };
+        let scored = game(&[black, pass, pass, accept(Seat::One), accept(Seat::Two)]);
+        assert_eq!(phase(&scored), Phase::Scored);
+        let result = (1, "score".to_owned());
+        assert_eq!(result_text(&scored, Some(&result)), Some("B+24.5".to_owned()), "25 points against komi 0.5");
+        assert_eq!(result_text(&scored, Some(&(2, "resigned".to_owned()))), Some("W+R".to_owned()));
+        assert_eq!(result_text(&scored, Some(&(0, "score".to_owned()))), Some("0".to_owned()));
+        assert_eq!(result_text(&scored, None), None);
+        assert_eq!(phase(&game(&[black, pass, pass])), Phase::Scoring);
+    }
+
+    #[test]
+    fn the_rules_diagrams_show_what_they_say() {
+        for diagram in GoUi::diagrams() {
+            let history = History::<Go>::replay(diagram.config, &diagram.moves).unwrap();
+            let end = history.current();
+            match diagram.caption {
+                // White's D5 stone is taken by the last move.
+                "go-diagram-capture" => assert_eq!(end.board().captures(1), 1),
+                // Black just took a single stone: White may not retake at once.
+                "go-diagram-ko" => {
+                    let retake = GoMove::Play { at: "D4".parse().unwrap(), colour: None };
+                    assert_eq!(end.check(&retake).map_err(|e| tabula_core::Rejection::code(&e)), Err("ko"));
+                }
+                other => panic!("unexpected diagram {other}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! SGF in the Go screen: "Download SGF" for any game (local or a room) and "Open SGF" to replay or
+//! continue a file as a local game. The format is `tabula_core::go::sgf`; this turns its refusals
+//! into the reader's words.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use tabula_core::go::sgf::{Record as SgfRecord, SgfError};
+use tabula_core::go::{Go, GoMove, BLACK, WHITE};
+use tabula_core::Game;
+use wasm_bindgen::JsCast;
+
+use super::result_text;
+use crate::browser;
+use crate::i18n::{tr, use_i18n, Arg, I18n};
+use crate::play::{refusal_message, History, Record};
+
+/// The game as SGF: its moves of play (the scoring phase's marks are not SGF moves; a scored end
+/// writes each side's area instead), names, result.
+pub fn export(history: &History<Go>, names: &[Option<String>; 2], result: Option<&(u8, String)>) -> String {
+    let end = history.current();
+    let area = end.final_score().map(|_| {
+        let owners = end.area_owners();
+        let board = end.board();
+        [BLACK, WHITE].map(|colour| {
+            board
+                .points()
+                .filter(|&p| owners[p] == colour && (board.colour(p) != colour || end.is_dead(p)))
+                .map(|p| end.vertex_of(p))
+                .collect()
+        })
+    });
+    let record = SgfRecord {
+        config: history.position(0).config().clone(),
+        moves: history.moves().iter().filter(|m| matches!(m, GoMove::Play { .. } | GoMove::Pass { .. })).copied().collect(),
+        black: names[0].clone(),
+        white: names[1].clone(),
+        result: result_text(end, result),
+        area,
+    };
+    // A history replays by construction; the fallback never shows.
+    record.to_sgf().unwrap_or_default()
+}
+
+/// A local game from an SGF file.
+pub fn import(text: &str) -> Result<History<Go>, SgfError> {
+    let record = SgfRecord::from_sgf(text)?;
+    let config = serde_json::to_value(&record.config).unwrap_or_default();
+    History::replay(config, &record.moves).map_err(SgfError::Config)
+}
+
+/// What is wrong with a file, in the reader's words.
+fn refusal(i18n: I18n, error: &SgfError) -> String {
+    let args: Vec<(&str, Arg)> = match error {
+        SgfError::Malformed { at, what } => vec![("detail", format!("{what}, byte {at}").into())],
+        SgfError::NotGo(game) => vec![("game", game.as_str().into())],
+        SgfError::Size(size) => vec![("size", size.as_str().into())],
+        SgfError::Value { property, value } => vec![("detail", format!("{property}[{value}]").into())],
+        SgfError::Config(reason) => vec![("reason", reason.as_str().into())],
+        SgfError::Illegal { number, at, code } => vec![
+            ("number", (*number).into()),
+            ("move", at.as_str().into()),
+            ("reason", i18n.t(&refusal_message(crate::games::Slug::Go, code)).into()),
+        ],
+        SgfError::Empty | SgfError::Setup => Vec::new(),
+    };
+    let id = match error {
+        SgfError::Malformed { .. } | SgfError::Value { .. } => "sgf-malformed",
+        SgfError::Empty => "sgf-empty",
+        SgfError::NotGo(_) => "sgf-not-go",
+        SgfError::Size(_) => "sgf-size",
+        SgfError::Setup => "sgf-setup",
+        SgfError::Config(_) => "sgf-options",
+        SgfError::Illegal { .. } => "sgf-illegal",
+    };
+    i18n.t_with(id, &args)
+}
+
+/// "Download SGF", and "Open SGF" in a local game.
+#[component]
+pub fn SgfButtons(record: Record<Go>) -> impl IntoView {
+    let i18n = use_i18n();
+    let download = move |_| {
+        let text = record.history.with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
+        browser::download("tabula-go.sgf", "application/x-go-sgf", &text);
+    };
+    let open = record.load.map(|load| {
+        let on_file = move |event: leptos::ev::Event| {
+            let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+            input.set_value("");
+            spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+                let Some(text) = text else {
+                    record.notice.run(i18n.t_with("sgf-malformed", &[("detail", "unreadable file".into())]));
+                    return;
+                };
+                match import(&text) {
+                    Ok(history) => {
+                        let moves = history.len();
+                        load.run(history);
+                        record.notice.run(i18n.t_with("sgf-loaded", &[("count", moves.into())]));
+                    }
+                    Err(error) => record.notice.run(refusal(i18n, &error)),
+                }
+            });
+        };
+        view! {
+            <label class="button file-button">
+                {tr("sgf-open")}
+                <input type="file" id="open-sgf" class="visually-hidden" accept=".sgf,application/x-go-sgf" on:change=on_file />
+            </label>
+        }
+    });
+    view! {
+        <button class="button" id="download-sgf" on:click=download>{tr("sgf-download")}</button>
+        {open}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tabula_core::Seat;
+
+    use super::*;
+    use crate::i18n::Lang;
+
+    fn play(at: &str) -> GoMove {
+        GoMove::Play { at: at.parse().unwrap(), colour: None }
+    }
+
+    #[test]
+    fn a_scored_game_exports_its_area_and_imports_without_the_marks() {
+        let pass = GoMove::Pass { colour: None };
+        let accept = |seat| GoMove::Accept { colour: Some(seat) };
+        let moves = [play("C3"), pass, pass, accept(Seat::One), accept(Seat::Two)];
+        let history = History::<Go>::replay(json!({"size": 5, "komi": 0.5}), &moves).unwrap();
+        let text = export(&history, &[Some("Ann".into()), None], Some(&(1, "score".into())));
+        assert!(text.contains("RE[B+24.5]") && text.contains("PB[Ann]") && text.contains("TB["), "{text}");
+        let back = import(&text).unwrap();
+        assert_eq!(back.len(), 3, "marks and acceptances are not moves");
+        assert_eq!(back.current().board(), history.position(3).board());
+    }
+
+    #[test]
+    fn refusals_read_as_sentences() {
+        let i18n = I18n { lang: leptos::prelude::RwSignal::new(Lang::En) };
+        let illegal = import("(;GM[1]SZ[9];B[ee];W[ee])").unwrap_err();
+        assert_eq!(refusal(i18n, &illegal), "Move 2 (E5) is illegal: That point already holds a stone.");
+        let broken = import("(;GM[1]SZ[9];B[ee]").unwrap_err();
+        assert_eq!(refusal(i18n, &broken), "This file is not an SGF game record (unclosed game tree, byte 18).");
+        assert_eq!(refusal(i18n, &import("(;GM[1]SZ[21])").unwrap_err()), "Boards of 21 are not supported (square, 5 to 19).");
+    }
+}

@@ -1,0 +1,146 @@
+//! A game's page: what it is, how to play (with pictures where words are not enough), and, for
+//! the games the site plays, its options, a new local game, a new room, and joining by code.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::home::JoinByCode;
+use crate::api::{self, ApiError};
+use crate::games::{
+    config_of, half_text, option_query, option_values, screens, Choice, GameOption, Label, OptionKind, Slug,
+};
+use crate::i18n::{I18n, tr, use_i18n};
+use crate::route::{use_router, Route};
+use crate::{browser, storage};
+
+fn label_text(i18n: I18n, label: Label) -> String {
+    match label {
+        Label::Id(id) => i18n.t(id),
+        Label::Text(text) => text.to_owned(),
+    }
+}
+
+/// One option's field; `values` holds every option's current value.
+fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&'static str, String)>>) -> AnyView {
+    let id = format!("option-{}", option.key);
+    let current = move || values.with(|v| v.iter().find(|(k, _)| *k == option.key).map(|(_, v)| v.clone()).unwrap_or_default());
+    let set = move |value: String| {
+        values.update(|v| {
+            if let Some(entry) = v.iter_mut().find(|(k, _)| *k == option.key) {
+                entry.1 = value;
+            }
+        })
+    };
+    let field = match option.kind {
+        OptionKind::Choice(choices) => {
+            let item = move |choice: &'static Choice| {
+                view! { <option value=choice.value selected=move || current() == choice.value>{move || label_text(i18n, choice.label)}</option> }
+            };
+            let common = choices.iter().filter(|c| !c.more).map(item).collect_view();
+            let more: Vec<&'static Choice> = choices.iter().filter(|c| c.more).collect();
+            let more = (!more.is_empty()).then(|| {
+                let items = more.into_iter().map(item).collect_view();
+                view! { <optgroup label=tr("option-more")>{items}</optgroup> }
+            });
+            view! {
+                <select id=id.clone() on:change=move |event| set(event_target_value(&event))>{common}{more}</select>
+            }
+            .into_any()
+        }
+        OptionKind::Halves { min, max } => view! {
+            <input id=id.clone() type="number" inputmode="decimal" min=half_text(min) max=half_text(max) step="0.5"
+                prop:value=current on:change=move |event| set(event_target_value(&event)) />
+        }
+        .into_any(),
+    };
+    view! {
+        <label class="option" for=id>
+            <span>{tr(option.label)}</span>
+        </label>
+        {field}
+    }
+    .into_any()
+}
+
+/// Options, a local game, a new room: for a game this bundle plays.
+#[component]
+fn PlayPanel(slug: Slug) -> impl IntoView {
+    let i18n = use_i18n();
+    let router = use_router();
+    let values = RwSignal::new(option_values(slug, &browser::query()));
+    let message = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    // The engine judges the options as they are chosen (a handicap too large for the board, say).
+    let refused = Memo::new(move |_| {
+        let config = config_of(&values.get());
+        screens(slug).and_then(|s| s.check_config(&config).err())
+    });
+    let saved = storage::saved_game(slug.name()).is_some_and(|s| !s.moves.is_empty());
+    let play_local = move |_| {
+        storage::forget_game(slug.name());
+        router.go_to(Route::Local(slug), &option_query(&values.get_untracked()), None);
+    };
+    let create_room = move |_| {
+        let code = crate::room_code(browser::random_u64());
+        let config = config_of(&values.get_untracked());
+        busy.set(true);
+        spawn_local(async move {
+            match api::join(&code, Some((slug.name(), &config)), None, None, "").await {
+                Ok(_) => router.open_room(code, slug),
+                Err(ApiError::Refused { message: text, .. }) => {
+                    message.set(Some(i18n.t_with("options-refused", &[("reason", text.into())])))
+                }
+                Err(ApiError::Network(_)) => message.set(Some(i18n.t("connection-lost"))),
+            }
+            busy.set(false);
+        });
+    };
+    let fields = slug.options().iter().map(|option| option_field(i18n, option, values)).collect_view();
+    view! {
+        <div class="play-panel">
+            {(!slug.options().is_empty()).then(|| view! {
+                <h2>{tr("options-title")}</h2>
+                <div class="options">{fields}</div>
+            })}
+            <p class="message" role="alert" id="options-message">
+                {move || refused.get().map(|r| i18n.t_with("options-refused", &[("reason", r.into())])).or(message.get())}
+            </p>
+            <div class="actions">
+                <button class="button primary" id="play-local" disabled=move || refused.get().is_some() on:click=play_local>
+                    {tr("play-local")}
+                </button>
+                <button class="button" id="create-room" disabled=move || refused.get().is_some() || busy.get() on:click=create_room>
+                    {tr("create-room")}
+                </button>
+                {saved.then(|| view! {
+                    <a class="button" id="continue-local" href=Route::Local(slug).path() on:click=move |event| {
+                        event.prevent_default();
+                        router.go(Route::Local(slug));
+                    }>{tr("continue-local")}</a>
+                })}
+            </div>
+            <h2>{tr("join-title")}</h2>
+            <JoinByCode />
+        </div>
+    }
+}
+
+#[component]
+pub fn GamePage(slug: Slug) -> impl IntoView {
+    let rules = slug.rules_ids().iter().map(|id| view! { <li>{tr(id)}</li> }).collect_view();
+    let playable = screens(slug).is_some();
+    view! {
+        <section class=format!("game-page {}", slug.name())>
+            <h1 class="page-title">{tr(slug.title_id())}</h1>
+            <p class="tagline">{tr(slug.pitch_id())}</p>
+            {if playable {
+                view! { <PlayPanel slug=slug /> }.into_any()
+            } else {
+                view! { <p class="soon" id="coming-soon">{tr("coming-soon-long")}</p> }.into_any()
+            }}
+            <h2>{tr("rules-title")}</h2>
+            <ul class="rules">{rules}</ul>
+            <div class="diagrams">{screens(slug).map(|s| s.diagrams())}</div>
+        </section>
+    }
+}

@@ -1,0 +1,144 @@
+//! The game screen every two-player game shares: a local game on one device and an online room
+//! (seats, watching, polling, optimistic moves, takebacks, resign, rematch), with the move list and
+//! replay slider, the status line, move confirmation and the PNG export. A game plugs in only what is
+//! its own, through [`GameUi`]: its board and move input, move notation, score figures, picture,
+//! and rules diagrams.
+
+mod history;
+mod input;
+mod local;
+mod parts;
+mod picture;
+mod room;
+
+use leptos::prelude::*;
+use tabula_core::{Game, Seat};
+
+pub use history::History;
+pub use input::{BoardProps, Confirm};
+pub use parts::Diagram;
+pub use picture::Canvas;
+
+use crate::games::Slug;
+use crate::i18n::I18n;
+
+/// What a game brings to the shared screen. Every method is about one game only; none of them
+/// talks to the server or keeps state between calls.
+pub trait GameUi: Copy + Send + Sync + 'static {
+    type G: Game + PartialEq;
+    const SLUG: Slug;
+
+    /// The message id naming a colour ("Red", "Black").
+    fn colour_id(seat: Seat) -> &'static str;
+
+    /// The board with its input. Taps become moves through `props.play`, which checks them.
+    fn board(props: BoardProps<Self::G>) -> AnyView;
+
+    /// Move buttons besides the board (Go: pass, and accept or resume while scoring).
+    fn move_buttons(_props: BoardProps<Self::G>) -> AnyView {
+        ().into_any()
+    }
+
+    /// Each colour's figure next to its name (POPUCOM: cells painted; Go: captures or area).
+    fn score(i18n: I18n, game: &Self::G, seat: Seat) -> String;
+
+    /// A line about the position in play (moves left, the scoring phase), if any.
+    fn detail(_i18n: I18n, _game: &Self::G) -> Option<String> {
+        None
+    }
+
+    /// Why the game ended, in words ("after 50 moves", "by 3.5 points").
+    fn reason(i18n: I18n, _game: &Self::G, reason: &str) -> String {
+        i18n.t(&format!("reason-{reason}"))
+    }
+
+    /// How the move list writes `mv`, played in `before`.
+    fn notation(before: &Self::G, mv: &<Self::G as Game>::Move) -> String;
+
+    /// Draws the position for the PNG export.
+    fn draw(canvas: &Canvas, game: &Self::G);
+
+    /// Record buttons of the game (Go: SGF download and open).
+    fn records(_record: Record<Self::G>) -> AnyView {
+        ().into_any()
+    }
+
+    /// Pictures for the rules on the game's page.
+    fn diagrams() -> Vec<Diagram<Self::G>> {
+        Vec::new()
+    }
+
+    /// Whether this board's points are too small on this screen to tap without a confirmation.
+    fn small_points(_game: &Self::G) -> bool {
+        false
+    }
+}
+
+/// A finished or unfinished game as the record buttons see it, and a way to load one (local only).
+pub struct Record<G: Game> {
+    pub history: Signal<History<G>>,
+    pub names: Signal<[Option<String>; 2]>,
+    pub result: Signal<Option<(u8, String)>>,
+    /// Replaces the local game (None online, where the server owns the game).
+    pub load: Option<Callback<History<G>>>,
+    /// Shows a message under the board (a message id and its arguments as text).
+    pub notice: Callback<String>,
+}
+
+impl<G: Game> Clone for Record<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Record<G> {}
+
+/// A game's screens as the router asks for them (object-safe, so the registry can list them).
+pub trait Screens: Sync {
+    fn slug(&self) -> Slug;
+    /// The rules pictures and the options check of the game's page.
+    fn diagrams(&self) -> AnyView;
+    /// Whether the engine accepts `config`, and if not why (in the engine's words).
+    fn check_config(&self, config: &serde_json::Value) -> Result<(), String>;
+    fn local(&self) -> AnyView;
+    fn room(&self, code: String) -> AnyView;
+}
+
+/// The screens of a [`GameUi`].
+pub struct ScreensOf<U: GameUi>(pub U);
+
+impl<U: GameUi> Screens for ScreensOf<U> {
+    fn slug(&self) -> Slug {
+        U::SLUG
+    }
+
+    fn diagrams(&self) -> AnyView {
+        parts::diagrams::<U>().into_any()
+    }
+
+    fn check_config(&self, config: &serde_json::Value) -> Result<(), String> {
+        History::<U::G>::new(config.clone()).map(|_| ())
+    }
+
+    fn local(&self) -> AnyView {
+        view! { <local::LocalScreen<U> /> }.into_any()
+    }
+
+    fn room(&self, code: String) -> AnyView {
+        view! { <room::RoomScreen<U> code=code /> }.into_any()
+    }
+}
+
+/// The message id for a game's refusal `code` (its own wording if it has one).
+pub fn refusal_message(slug: Slug, code: &str) -> String {
+    input::refusal_id(slug, &format!("illegal-{code}"), crate::i18n::has)
+}
+
+/// A colour's name, with the player's name when known: "Black (Ann)".
+pub fn colour_name<U: GameUi>(i18n: I18n, seat: Seat, names: &[Option<String>; 2]) -> String {
+    let colour = i18n.t(U::colour_id(seat));
+    match &names[seat.index()] {
+        Some(name) => format!("{colour} ({name})"),
+        None => colour,
+    }
+}

@@ -1,0 +1,167 @@
+//! The pieces of the game screen around the board: the scoreboard and status line, the move list
+//! with its replay slider, the confirm bar, and the rules diagrams.
+
+use leptos::prelude::*;
+use tabula_core::{Game, Seat};
+
+use super::{colour_name, BoardProps, GameUi, History};
+use crate::i18n::{I18n, tr, use_i18n};
+
+/// "Black (Ann) wins · by 3.5 points", or "Draw · after 50 moves".
+pub fn result_line<U: GameUi>(
+    i18n: I18n,
+    game: &U::G,
+    (winner, reason): &(u8, String),
+    names: &[Option<String>; 2],
+) -> String {
+    let headline = match Seat::from_number(*winner) {
+        Some(seat) => i18n.t_with("result-win", &[("player", colour_name::<U>(i18n, seat, names).into())]),
+        None => i18n.t("result-draw"),
+    };
+    format!("{headline} · {}", U::reason(i18n, game, reason))
+}
+
+/// Each colour with its figure, then whose turn it is or how the game ended. `result` counts
+/// what the moves do not show (a resignation).
+pub fn scoreboard<U: GameUi>(
+    game: Signal<U::G>,
+    result: Signal<Option<(u8, String)>>,
+    names: Signal<[Option<String>; 2]>,
+) -> impl IntoView {
+    let i18n = use_i18n();
+    let score = move |seat: Seat| {
+        let names = names.get();
+        game.with(|g| format!("{} {}", colour_name::<U>(i18n, seat, &names), U::score(i18n, g, seat)))
+    };
+    let line = move || {
+        let names = names.get();
+        game.with(|g| match result.get() {
+            Some(result) => result_line::<U>(i18n, g, &result, &names),
+            None => {
+                let turn = g.status().to_move().map(|seat| {
+                    i18n.t_with("to-move", &[("player", colour_name::<U>(i18n, seat, &names).into())])
+                });
+                [turn, U::detail(i18n, g)].into_iter().flatten().collect::<Vec<_>>().join(" · ")
+            }
+        })
+    };
+    view! {
+        <div class="status">
+            <div class="scores">
+                <span class="score score-1">{move || score(Seat::One)}</span>
+                <span class="score score-2">{move || score(Seat::Two)}</span>
+            </div>
+            <p class="turn" class:result=move || result.get().is_some() role="status" aria-live="polite">{line}</p>
+        </div>
+    }
+}
+
+/// The moves in the game's notation with a slider: step through any game, finished or in
+/// progress. `step` is `None` while following the live game.
+pub fn move_list<U: GameUi>(history: Signal<History<U::G>>, step: RwSignal<Option<usize>>) -> impl IntoView {
+    let i18n = use_i18n();
+    let total = Memo::new(move |_| history.with(History::len));
+    let shown = move || step.get().unwrap_or(total.get()).min(total.get());
+    let notations = Memo::new(move |_| {
+        history.with(|h| {
+            h.moves()
+                .iter()
+                .enumerate()
+                .map(|(n, mv)| {
+                    let before = h.position(n);
+                    let colour = before.mover(mv).map_or(0, Seat::number);
+                    (colour, U::notation(before, mv))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let go_to = move |count: usize| step.set(if count >= total.get_untracked() { None } else { Some(count) });
+    let list = move || {
+        notations
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(n, (colour, text))| {
+                view! {
+                    <li>
+                        <button class=format!("move move-{colour}") class:current=move || shown() == n + 1
+                            on:click=move |_| go_to(n + 1)>
+                            {format!("{}. {text}", n + 1)}
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <h2 class="moves-title">{tr("moves-title")}</h2>
+        <ol class="moves">{list}</ol>
+        <div class="replay">
+            <input
+                type="range"
+                min="0"
+                max=move || total.get().to_string()
+                prop:value=move || shown().to_string()
+                aria-label=tr("moves-title")
+                on:input=move |event| go_to(event_target_value(&event).parse().unwrap_or(0))
+            />
+            <span class="replay-step">
+                {move || i18n.t_with("replay-step", &[("step", shown().into()), ("total", total.get().into())])}
+            </span>
+            <button class="small" id="replay-live" on:click=move |_| step.set(None) disabled=move || step.get().is_none()>
+                {tr("replay-live")}
+            </button>
+        </div>
+    }
+}
+
+/// Shown while a move waits for confirmation: confirm it, or take it back. Placed right under the
+/// board, away from pass and resign.
+#[component]
+pub fn ConfirmBar(#[prop(into)] waiting: Signal<bool>, confirm: Callback<()>, cancel: Callback<()>) -> impl IntoView {
+    view! {
+        <div class="confirm-bar" class:hidden=move || !waiting.get()>
+            <button class="button primary" id="confirm-move" disabled=move || !waiting.get()
+                on:click=move |_| confirm.run(())>{tr("confirm-move")}</button>
+            <button class="button" id="cancel-move" disabled=move || !waiting.get()
+                on:click=move |_| cancel.run(())>{tr("cancel-move")}</button>
+        </div>
+    }
+}
+
+/// A rules picture: a position reached by `moves` from the default start, with a caption.
+pub struct Diagram<G: Game> {
+    pub caption: &'static str,
+    pub moves: Vec<G::Move>,
+    pub config: serde_json::Value,
+}
+
+pub fn diagrams<U: GameUi>() -> impl IntoView
+{
+    U::diagrams()
+        .into_iter()
+        .filter_map(|diagram| {
+            let history = History::<U::G>::replay(diagram.config, &diagram.moves).ok()?;
+            let count = history.len();
+            let props = BoardProps {
+                game: Signal::stored(history.current().clone()),
+                before: Signal::stored(count.checked_sub(1).map(|n| history.position(n).clone())),
+                last: Signal::stored(history.moves().last().cloned()),
+                acting: Signal::stored(None),
+                ghost: Signal::stored(None),
+                play: Callback::new(|_| {}),
+                act: Callback::new(|_| {}),
+                local: false,
+                diagram: true,
+            };
+            let caption = diagram.caption;
+            Some(view! {
+                <figure class="diagram">
+                    // A picture to a screen reader: the caption says what it shows.
+                    <div role="img" aria-label=tr(caption)>{U::board(props)}</div>
+                    <figcaption aria-hidden="true">{tr(caption)}</figcaption>
+                </figure>
+            })
+        })
+        .collect_view()
+}

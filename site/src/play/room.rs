@@ -1,0 +1,618 @@
+//! An online room: seats, share link, live play, takebacks and spectating. The server's room is the
+//! truth: a move shows at once (checked locally with the engine), is sent with the room's version,
+//! and is replaced by the server's answer; on a refusal the board returns to the server's state.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use gloo_timers::future::TimeoutFuture;
+use std::marker::PhantomData;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::Value;
+use tabula_core::{Game, Seat};
+
+use super::input::{judge, refusal_id, Offer};
+use super::parts::{move_list, scoreboard, ConfirmBar};
+use super::picture::save_button;
+use super::{BoardProps, Confirm, GameUi, History, Record};
+use crate::api::{self, ApiError, Fetched, RoomView};
+use crate::games::Slug;
+use crate::i18n::{tr, use_i18n};
+use crate::route::Link;
+use crate::storage::{self, HeldSeat};
+use crate::{browser, i18n, Route};
+
+/// How long to wait before the next poll, in milliseconds: about once a second while the player
+/// waits (or watches) and the tab is visible, rarely while it is hidden.
+pub fn poll_delay_ms(visible: bool, my_turn: bool) -> u32 {
+    match (visible, my_turn) {
+        (false, _) => 15_000,
+        (true, false) => 1_000,
+        // Only the opponent's resignation, takeback request or the like can change the room now.
+        (true, true) => 3_000,
+    }
+}
+
+/// Retrying after a failed request: 1 s, 2 s, 4 s ... up to 15 s.
+pub fn retry_delay_ms(failures: u32) -> u32 {
+    1_000u32.saturating_mul(1 << failures.min(4)).min(15_000)
+}
+
+/// A move, or one of the room's actions (`resign`, `rematch`, `takeback`, ...).
+#[derive(Clone, Debug, PartialEq)]
+enum Request {
+    Move(Value),
+    Action(&'static str),
+}
+
+/// Whether a request made against `seen` still means the same against `current`: only seats or
+/// names changed, not the game (same moves, game number, result and takeback request).
+fn rebase(seen: &RoomView, current: &RoomView) -> bool {
+    current.version > seen.version
+        && current.moves == seen.moves
+        && current.game_number == seen.game_number
+        && current.result() == seen.result()
+        && current.takeback == seen.takeback
+}
+
+/// After an answer was lost and the retry was refused: whether the first attempt had landed.
+fn landed(request: &Request, seen: &RoomView, current: &RoomView, seat: u8) -> bool {
+    current.version == seen.version + 1
+        && match request {
+            Request::Move(mv) => current.moves.last() == Some(mv) && current.moves.len() == seen.moves.len() + 1,
+            Request::Action("resign") => current.result().is_some_and(|(_, reason)| reason == "resigned"),
+            Request::Action("rematch") => current.game_number == seen.game_number + 1,
+            Request::Action("takeback") => current.takeback == Some(seat),
+            Request::Action("accept_takeback") => current.moves.len() + 2 == seen.moves.len(),
+            Request::Action(_) => current.takeback.is_none(),
+        }
+}
+
+/// The message id for a refusal from the server, by its stable code (never the server's English).
+fn notice_for(slug: Slug, code: &str, reason: Option<&str>) -> String {
+    match (code, reason) {
+        ("illegal_move", Some(reason)) => refusal_id(slug, &format!("illegal-{reason}"), i18n::has),
+        ("version_conflict" | "seat_taken" | "not_a_player" | "rate_limited", _) => code.replace('_', "-"),
+        _ => "server-error".to_owned(),
+    }
+}
+
+#[component]
+pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>) -> impl IntoView {
+    let _ = ui;
+    let i18n = use_i18n();
+    let code = StoredValue::new(code);
+    let room_id = move || code.get_value();
+    let room = RwSignal::new(None::<RoomView>);
+    let server = RwSignal::new(None::<History<U::G>>);
+    let etag = StoredValue::new(None::<String>);
+    let held = RwSignal::new(None::<HeldSeat>);
+    let pending = RwSignal::new(None::<<U::G as Game>::Move>);
+    let ghost = RwSignal::new(None::<<U::G as Game>::Move>);
+    // A message id, already chosen; shown under the board.
+    let notice = RwSignal::new(None::<String>);
+    let offline = RwSignal::new(false);
+    let missing = RwSignal::new(false);
+    let broken = RwSignal::new(false);
+    let step = RwSignal::new(None::<usize>);
+    let wake = RwSignal::new(0u32);
+    let watching = RwSignal::new(false);
+    let acting_now = RwSignal::new(false);
+    let confirm_resign = RwSignal::new(false);
+    let confirm = Confirm::detect();
+    // Tasks outlive the page (leaving the room does not cancel them); these two live outside the
+    // reactive system, so the tasks can see that the page is gone instead of reading disposed
+    // signals, and can tell that the room changed while a poll was in flight.
+    let alive = Arc::new(AtomicBool::new(true));
+    let generation = Arc::new(AtomicU64::new(0));
+    {
+        let alive = alive.clone();
+        on_cleanup(move || alive.store(false, Ordering::Relaxed));
+    }
+
+    // Takes the server's room: a room of another game is another bundle's (reload, and the page's
+    // loader picks it); moves the engine cannot replay mean this site is out of date.
+    let sync = move |view: &RoomView| -> bool {
+        if view.game != U::SLUG.name() {
+            match Slug::from_name(&view.game).filter(|s| s.playable()) {
+                Some(_) => {
+                    let _ = browser::window().map(|w| w.location().reload());
+                }
+                None => broken.set(true),
+            }
+            return false;
+        }
+        let moves: Result<Vec<<U::G as Game>::Move>, _> =
+            view.moves.iter().map(|m| serde_json::from_value(m.clone())).collect();
+        let synced = moves.map_err(|e| e.to_string()).and_then(|moves| {
+            let mut history = server.get_untracked().map_or_else(|| History::new(view.config.clone()), Ok)?;
+            history.sync(&view.config, &moves)?;
+            Ok(history)
+        });
+        match synced {
+            Ok(history) => {
+                server.set(Some(history));
+                room.set(Some(view.clone()));
+                true
+            }
+            Err(_) => {
+                broken.set(true);
+                false
+            }
+        }
+    };
+    let accept = {
+        let generation = generation.clone();
+        move |view: RoomView| {
+            generation.fetch_add(1, Ordering::Relaxed);
+            etag.set_value(None);
+            sync(&view);
+        }
+    };
+
+    // Open the room and re-attach a remembered seat. The seat is shown as held at once; only the
+    // server saying the token is not a player's drops it. A failed open is retried until it works or
+    // the page is left.
+    {
+        let (alive, accept) = (alive.clone(), accept.clone());
+        let id = room_id();
+        let remembered = storage::held_seat(&id);
+        held.set(remembered.clone());
+        spawn_local(async move {
+            let mut token = remembered.map(|h| h.token);
+            let mut failures = 0;
+            while alive.load(Ordering::Relaxed) {
+                match api::join(&id, None, None, token.as_deref(), "").await {
+                    Ok(joined) => {
+                        offline.set(false);
+                        accept(joined.room);
+                        break;
+                    }
+                    Err(ApiError::Refused { code, .. }) if code == "not_a_player" && token.is_some() => {
+                        storage::forget_seat(&id);
+                        held.set(None);
+                        token = None;
+                    }
+                    Err(ApiError::Refused { .. }) => {
+                        storage::forget_seat(&id);
+                        held.set(None);
+                        missing.set(true);
+                        break;
+                    }
+                    Err(ApiError::Network(_)) => {
+                        offline.set(true);
+                        TimeoutFuture::new(retry_delay_ms(failures)).await;
+                        failures += 1;
+                    }
+                }
+            }
+        });
+    }
+
+    let my_colour = Memo::new(move |_| {
+        let seat = held.get()?.seat;
+        room.with(|r| r.as_ref()?.colour_of(seat)).and_then(Seat::from_number)
+    });
+    // The server's game with the move in flight on top of it.
+    let live = Memo::new(move |_| {
+        let mut history = server.get()?;
+        if let Some(mv) = pending.get() {
+            let _ = history.push(mv);
+        }
+        Some(history)
+    });
+    let history = Signal::derive(move || live.get().unwrap_or_else(|| History::new(Value::Null).expect("defaults")));
+    let count = Memo::new(move |_| step.get().unwrap_or(usize::MAX).min(history.with(History::len)));
+    let shown = Memo::new(move |_| history.with(|h| h.position(count.get()).clone()));
+    let before = Memo::new(move |_| count.get().checked_sub(1).map(|n| history.with(|h| h.position(n).clone())));
+    let last = Memo::new(move |_| count.get().checked_sub(1).and_then(|n| history.with(|h| h.moves().get(n).cloned())));
+    let result = Signal::derive(move || {
+        if step.get().is_some() {
+            return shown.with(|g| g.status().outcome().map(|o| (o.winner.map_or(0, Seat::number), o.reason.to_owned())));
+        }
+        room.with(|r| r.as_ref().and_then(RoomView::result))
+    });
+    let over = Signal::derive(move || room.with(|r| r.as_ref().and_then(RoomView::result).is_some()));
+    let acting = Signal::derive(move || if step.get().is_none() && !over.get() { my_colour.get() } else { None });
+
+    // Poll: about once a second while waiting and visible, slower otherwise, at once when the tab
+    // comes back; a failed poll shows "connection lost" and retries with back-off. Reads use `try_`
+    // so that a poll finishing after the page is gone ends quietly.
+    {
+        let (alive, generation) = (alive.clone(), generation.clone());
+        let id = room_id();
+        spawn_local(async move {
+            let mut failures = 0u32;
+            let mut waited = 0u32;
+            let mut seen_wake = wake.try_get_untracked().unwrap_or(0);
+            let mut was_visible = browser::page_visible();
+            while alive.load(Ordering::Relaxed) {
+                TimeoutFuture::new(250).await;
+                waited += 250;
+                let (Some(wake_now), Some(busy), Some(colour), Some(game)) = (
+                    wake.try_get_untracked(),
+                    pending.try_with_untracked(Option::is_some),
+                    my_colour.try_get_untracked(),
+                    live.try_with_untracked(|h| h.as_ref().map(|h| h.current().status())),
+                ) else {
+                    break;
+                };
+                let visible = browser::page_visible();
+                let woken = wake_now != seen_wake || (visible && !was_visible);
+                was_visible = visible;
+                let my_turn = colour.is_some() && game.and_then(|s| s.to_move()) == colour;
+                let due = if failures > 0 { retry_delay_ms(failures - 1) } else { poll_delay_ms(visible, my_turn) };
+                if !woken && waited < due || busy {
+                    continue;
+                }
+                seen_wake = wake_now;
+                waited = 0;
+                let before = generation.load(Ordering::Relaxed);
+                let Some(tag) = etag.try_get_value() else { break };
+                match api::fetch_room(&id, tag.as_deref()).await {
+                    Ok(Fetched::Unchanged) => {
+                        failures = 0;
+                        offline.set(false);
+                    }
+                    Ok(Fetched::Room { room: view, etag: tag }) => {
+                        failures = 0;
+                        offline.set(false);
+                        // A move or action answered while this poll was in flight: its room is newer.
+                        let unchanged = generation.load(Ordering::Relaxed) == before;
+                        if unchanged && pending.try_with_untracked(Option::is_none).unwrap_or(false) && sync(&view) {
+                            etag.set_value(tag);
+                        }
+                    }
+                    Err(ApiError::Network(_)) => {
+                        failures += 1;
+                        offline.set(true);
+                    }
+                    Err(_) => failures += 1,
+                }
+            }
+        });
+    }
+
+    // Sends a move or action at the version shown. A network failure is retried at the same
+    // version, so it lands at most once. A conflict caused by something other than the game (a
+    // seat taken, say) is rebased: the same request again at the new version.
+    let send = Callback::new({
+        let accept = accept.clone();
+        move |request: Request| {
+            let (Some(seat), Some(mut view)) = (held.get_untracked(), room.get_untracked()) else { return };
+            if acting_now.get_untracked() {
+                return;
+            }
+            acting_now.set(true);
+            confirm_resign.set(false);
+            let id = room_id();
+            let accept = accept.clone();
+            spawn_local(async move {
+                let (mv, action) = match &request {
+                    Request::Move(mv) => (Some(mv.clone()), None),
+                    Request::Action(action) => (None, Some(*action)),
+                };
+                let mut attempt = 0;
+                loop {
+                    match api::act(&id, &seat.token, view.version, mv.clone(), action).await {
+                        Ok(next) => {
+                            offline.set(false);
+                            notice.set(None);
+                            accept(next);
+                            break;
+                        }
+                        Err(ApiError::Network(_)) if attempt < 6 => {
+                            offline.set(true);
+                            TimeoutFuture::new(retry_delay_ms(attempt)).await;
+                            attempt += 1;
+                        }
+                        Err(ApiError::Refused { code, room: current, reason, .. }) => {
+                            offline.set(false);
+                            if let Some(current) =
+                                current.as_ref().filter(|c| code == "version_conflict" && rebase(&view, c))
+                            {
+                                view = (**current).clone();
+                                continue;
+                            }
+                            let done = attempt > 0 && current.as_ref().is_some_and(|c| landed(&request, &view, c, seat.seat));
+                            if let Some(current) = current {
+                                accept(*current);
+                            }
+                            if !done {
+                                notice.set(Some(notice_for(U::SLUG, &code, reason.as_deref())));
+                            }
+                            break;
+                        }
+                        Err(ApiError::Network(_)) => break,
+                    }
+                }
+                pending.set(None);
+                acting_now.set(false);
+                wake.update(|w| *w += 1);
+            });
+        }
+    });
+
+    let needs_confirm = move || shown.with(|g| confirm.needed(U::small_points(g)));
+    let commit = move |mv: <U::G as Game>::Move| {
+        ghost.set(None);
+        notice.set(None);
+        pending.set(Some(mv.clone()));
+        send.run(Request::Move(serde_json::to_value(&mv).unwrap_or(Value::Null)));
+    };
+    let offer = move |mv: <U::G as Game>::Move, confirming: bool| {
+        if step.get_untracked().is_some() {
+            step.set(None);
+            return;
+        }
+        if pending.with_untracked(Option::is_some) || room.with_untracked(Option::is_none) {
+            return;
+        }
+        let acting_as = if over.get_untracked() { None } else { my_colour.get_untracked() };
+        let offer = shown.with_untracked(|g| {
+            judge(g, &mv, acting_as, false, confirming, ghost.get_untracked().as_ref())
+        });
+        match offer {
+            Offer::Play => commit(mv),
+            Offer::Ghost => {
+                notice.set(None);
+                ghost.set(Some(mv));
+            }
+            Offer::Refuse(id) => {
+                ghost.set(None);
+                notice.set(Some(refusal_id(U::SLUG, &id, i18n::has)));
+            }
+        }
+    };
+    let play = Callback::new(move |mv| offer(mv, needs_confirm()));
+    let act = Callback::new(move |mv| offer(mv, false));
+    // A move waiting for confirmation is dropped when the position changes under it.
+    Effect::new(move |_| {
+        history.with(History::len);
+        ghost.set(None);
+    });
+
+    let take_seat = Callback::new({
+        let accept = accept.clone();
+        move |seat: u8| {
+            let id = room_id();
+            let accept = accept.clone();
+            let config = room.with_untracked(|r| r.as_ref().map(|r| r.config.clone())).unwrap_or(Value::Null);
+            spawn_local(async move {
+                let game = Some((U::SLUG.name(), &config));
+                match api::join(&id, game, Some(seat), None, &storage::player_name()).await {
+                    Ok(joined) => {
+                        if let (Some(seat), Some(token)) = (joined.seat, joined.token) {
+                            let claimed = HeldSeat { seat, token, game: Some(U::SLUG.name().to_owned()) };
+                            storage::hold_seat(&id, &claimed);
+                            held.set(Some(claimed));
+                        }
+                        accept(joined.room);
+                    }
+                    Err(ApiError::Refused { code, reason, .. }) => {
+                        notice.set(Some(notice_for(U::SLUG, &code, reason.as_deref())))
+                    }
+                    Err(_) => offline.set(true),
+                }
+            });
+        }
+    });
+
+    let names = Signal::derive(move || {
+        let mut names = [None, None];
+        if let Some(view) = room.get() {
+            for seat in &view.seats {
+                if let Some(colour) = Seat::from_number(seat.colour) {
+                    names[colour.index()] = seat.name.clone();
+                }
+            }
+        }
+        names
+    });
+    let share_url = move || format!("{}/room/{}", browser::origin(), room_id());
+    let copy_link = move |_| {
+        if let Some(window) = browser::window() {
+            let _ = window.navigator().clipboard().write_text(&share_url());
+            notice.set(Some("link-copied".into()));
+        }
+    };
+    let my_seat = move || held.get().map(|h| h.seat);
+    let takeback_by = move || room.with(|r| r.as_ref().and_then(|r| r.takeback));
+    let role_line = move || {
+        let view = room.get()?;
+        let seat = my_seat();
+        Some(match (seat, my_colour.get()) {
+            (None, _) => i18n.t("spectating"),
+            (Some(_), _) if view.seats.iter().any(|s| !s.taken) => i18n.t("waiting-opponent"),
+            (Some(_), colour) if over.get() => {
+                let winner = view.result().map(|(w, _)| w).unwrap_or(0);
+                match (winner, colour) {
+                    (0, _) => i18n.t("role-draw"),
+                    (w, Some(c)) if w == c.number() => i18n.t("role-won"),
+                    _ => i18n.t("role-lost"),
+                }
+            }
+            (Some(me), _) if takeback_by() == Some(me) => i18n.t("takeback-asked"),
+            (Some(_), _) if takeback_by().is_some() => i18n.t("takeback-offered"),
+            (Some(_), Some(colour)) if shown.with(|g| g.status().to_move()) == Some(colour) => i18n.t("your-turn"),
+            (Some(_), _) => i18n.t("their-turn"),
+        })
+    };
+    let seat_buttons = move || {
+        let view = room.get()?;
+        if held.get().is_some() || watching.get() {
+            return None;
+        }
+        let buttons = view
+            .seats
+            .iter()
+            .filter(|s| !s.taken)
+            .map(|s| {
+                let (seat, colour) = (s.seat, Seat::from_number(s.colour).unwrap_or(Seat::One));
+                view! {
+                    <button class=format!("button seat-{}", colour.number()) id=format!("take-seat-{seat}") on:click=move |_| take_seat.run(seat)>
+                        {move || i18n.t_with("take-seat", &[("player", i18n.t(U::colour_id(colour)).into())])}
+                    </button>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            {buttons}
+            <button class="button" id="watch" on:click=move |_| watching.set(true)>{tr("watch")}</button>
+        })
+    };
+    let props = BoardProps {
+        game: shown.into(),
+        before: before.into(),
+        last: last.into(),
+        acting,
+        ghost: ghost.into(),
+        play,
+        act,
+        local: false,
+        diagram: false,
+    };
+    let record = Record {
+        history,
+        names,
+        result,
+        load: None,
+        notice: Callback::new(move |text: String| notice.set(Some(text))),
+    };
+    let seated = move || held.get().is_some();
+    let resigned = move || room.with(|r| r.as_ref().and_then(RoomView::result).is_some_and(|(_, reason)| reason == "resigned"));
+    let may_ask_takeback =
+        move || seated() && takeback_by().is_none() && !resigned() && history.with(|h| h.len() >= 2);
+    let action = move |name: &'static str| move |_| send.run(Request::Action(name));
+
+    view! {
+        <section class=format!("game online {}", U::SLUG.name())>
+            <h1 class="page-title room-title">
+                {move || i18n.t_with("room-title", &[("code", room_id().into())])}
+                <button class="small" id="share-link" on:click=copy_link>{tr("share-link")}</button>
+            </h1>
+            <p class="share-url"><code>{share_url}</code></p>
+            <Show when=move || offline.get()>
+                <p class="offline" role="status" id="connection-lost">{tr("connection-lost")}</p>
+            </Show>
+            <Show when=move || missing.get()>
+                <p class="message" role="alert" id="room-missing">{move || i18n.t_with("room-not-found", &[("code", room_id().into())])}</p>
+                <p><Link route=Route::Game(U::SLUG) class="button primary">{tr(U::SLUG.title_id())}</Link></p>
+            </Show>
+            <Show when=move || broken.get()>
+                <p class="message" role="alert" id="room-broken">{tr("room-unreadable")}</p>
+            </Show>
+            <Show when=move || room.with(Option::is_some)
+                fallback=move || view! { <p class="loading">{move || if missing.get() || broken.get() { String::new() } else { i18n.t("loading") }}</p> }>
+                <p class="role" id="role">{role_line}</p>
+                <Show when=move || !seated() && !watching.get() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
+                    <label class="name">
+                        <span>{tr("your-name")}</span>
+                        <input id="player-name" maxlength="24" prop:value=storage::player_name()
+                            on:change=move |event| storage::set_player_name(&event_target_value(&event)) />
+                    </label>
+                </Show>
+                <div class="actions seats">{seat_buttons}</div>
+                {scoreboard::<U>(shown.into(), result, names)}
+                {U::board(props)}
+                <ConfirmBar
+                    waiting=Signal::derive(move || ghost.with(Option::is_some))
+                    confirm=Callback::new(move |_| if let Some(mv) = ghost.get_untracked() { commit(mv) })
+                    cancel=Callback::new(move |_| ghost.set(None))
+                />
+                <p class="message" role="alert" id="notice">
+                    {move || notice.get().map(|id| {
+                        let text = i18n.t(&id);
+                        // A refusal this version of the site has no words for yet.
+                        if text == id { i18n.t("server-error") } else { text }
+                    })}
+                </p>
+                <div class="actions moves-bar">{move || seated().then(|| U::move_buttons(props))}</div>
+                <Show when=move || seated() && takeback_by().is_some_and(|by| Some(by) != my_seat())>
+                    <div class="actions takeback-offer">
+                        <button class="button primary" id="accept-takeback" disabled=move || acting_now.get()
+                            on:click=action("accept_takeback")>{tr("takeback-accept")}</button>
+                        <button class="button" id="decline-takeback" disabled=move || acting_now.get()
+                            on:click=action("decline_takeback")>{tr("takeback-decline")}</button>
+                    </div>
+                </Show>
+                {move_list::<U>(history.into(), step)}
+                <div class="actions">
+                    <Show when=move || may_ask_takeback() && !over.get()>
+                        <button class="button" id="takeback" disabled=move || acting_now.get()
+                            on:click=action("takeback")>{tr("takeback-ask")}</button>
+                    </Show>
+                    <Show when=move || seated() && takeback_by() == my_seat() && takeback_by().is_some()>
+                        <button class="button" id="withdraw-takeback" disabled=move || acting_now.get()
+                            on:click=action("decline_takeback")>{tr("takeback-withdraw")}</button>
+                    </Show>
+                    <Show when=move || seated() && !over.get()>
+                        <button class="button" id="resign" disabled=move || acting_now.get()
+                            on:click=move |_| if confirm_resign.get_untracked() { send.run(Request::Action("resign")) } else { confirm_resign.set(true) }>
+                            {move || if confirm_resign.get() { i18n.t("resign-confirm") } else { i18n.t("resign") }}
+                        </button>
+                    </Show>
+                    <Show when=move || seated() && over.get()>
+                        <button class="button primary" id="rematch" disabled=move || acting_now.get() on:click=action("rematch")>{tr("rematch")}</button>
+                    </Show>
+                    {save_button::<U>(shown.into(), names)}
+                    {U::records(record)}
+                </div>
+            </Show>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn view(version: i64, moves: Value, takeback: Option<u8>, state: Value) -> RoomView {
+        serde_json::from_value(json!({
+            "roomId": "r", "game": "popucom", "config": {}, "moves": moves, "version": version,
+            "gameNumber": 0, "seats": [], "state": state, "takeback": takeback,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn polling_slows_down_when_hidden_and_retries_back_off() {
+        assert_eq!(poll_delay_ms(true, false), 1_000);
+        assert!(poll_delay_ms(false, false) > poll_delay_ms(true, true));
+        assert_eq!((retry_delay_ms(0), retry_delay_ms(2), retry_delay_ms(30)), (1_000, 4_000, 15_000));
+    }
+
+    #[test]
+    fn a_seat_change_is_rebased_but_a_game_change_is_not() {
+        let seen = view(3, json!([[4, 4]]), None, json!({}));
+        assert!(rebase(&seen, &view(4, json!([[4, 4]]), None, json!({}))));
+        assert!(!rebase(&seen, &view(4, json!([[4, 4], [0, 0]]), None, json!({}))));
+        assert!(!rebase(&seen, &view(4, json!([[4, 4]]), Some(2), json!({}))), "a takeback request changes the game");
+    }
+
+    #[test]
+    fn a_lost_answer_is_recognised_by_what_it_did() {
+        let seen = view(3, json!([[4, 4], [0, 0]]), None, json!({}));
+        let moved = view(4, json!([[4, 4], [0, 0], [1, 1]]), None, json!({}));
+        assert!(landed(&Request::Move(json!([1, 1])), &seen, &moved, 1));
+        assert!(!landed(&Request::Move(json!([2, 2])), &seen, &moved, 1));
+        let asked = view(4, json!([[4, 4], [0, 0]]), Some(1), json!({}));
+        assert!(landed(&Request::Action("takeback"), &seen, &asked, 1));
+        assert!(!landed(&Request::Action("takeback"), &seen, &asked, 2));
+        let taken = view(4, json!([]), None, json!({}));
+        assert!(landed(&Request::Action("accept_takeback"), &seen, &taken, 2));
+        let resigned = view(4, json!([[4, 4], [0, 0]]), None, json!({"result": {"winner": 2, "reason": "resigned"}}));
+        assert!(landed(&Request::Action("resign"), &seen, &resigned, 1));
+    }
+
+    #[test]
+    fn refusals_become_message_ids() {
+        assert_eq!(notice_for(Slug::Popucom, "illegal_move", Some("occupied")), "illegal-occupied");
+        assert_eq!(notice_for(Slug::Popucom, "version_conflict", None), "version-conflict");
+        assert_eq!(notice_for(Slug::Popucom, "internal", None), "server-error");
+    }
+}

@@ -1,0 +1,109 @@
+//! Every page's first HTML, rendered at build time from the same components the browser runs (in
+//! English, the pre-rendered language), so the first paint shows the page before any WASM arrives,
+//! laid out exactly as the app will draw it.
+
+use any_spawner::{CustomExecutor, Executor, PinnedFuture, PinnedLocalFuture};
+use leptos::prelude::*;
+use serde::Serialize;
+
+use crate::app::App;
+use crate::games::Slug;
+use crate::i18n::{I18n, Lang};
+use crate::route::Route;
+
+/// One HTML file of the built site.
+#[derive(Clone, Debug, Serialize)]
+pub struct Page {
+    /// The address it answers (`/go/local`; rooms: `/room/`).
+    pub path: String,
+    /// Where it goes in the built site (`go/local.html`).
+    pub file: String,
+    /// The bundle its script loads: `home` or a game's name; `loader` for rooms, whose bundle
+    /// depends on the room's game.
+    pub bundle: String,
+    pub title: String,
+    pub description: String,
+    /// Search engines should not index it (rooms are private games).
+    pub noindex: bool,
+    /// Listed in the sitemap.
+    pub public: bool,
+    pub body: String,
+}
+
+/// Effects and tasks do not run at build time: the page is what the components draw first.
+struct NoTasks;
+
+impl CustomExecutor for NoTasks {
+    fn spawn(&self, _: PinnedFuture<()>) {}
+    fn spawn_local(&self, _: PinnedLocalFuture<()>) {}
+    fn poll_local(&self) {}
+}
+
+fn render(route: Route, bundle: Option<Slug>) -> String {
+    let owner = Owner::new();
+    owner.with(|| view! { <App route=route bundle=bundle /> }.to_html())
+}
+
+/// The bundles the build makes: `home`, then one per playable game.
+pub fn bundles() -> Vec<String> {
+    let games = Slug::ALL.into_iter().filter(|s| s.playable()).map(|s| s.name().to_owned());
+    std::iter::once("home".to_owned()).chain(games).collect()
+}
+
+pub fn pages() -> Vec<Page> {
+    let _ = Executor::init_custom_executor(NoTasks);
+    let owner = Owner::new();
+    let i18n = owner.with(|| I18n { lang: RwSignal::new(Lang::En) });
+    let page = |route: Route, file: &str, bundle: Option<Slug>, public: bool| {
+        let (title, description) = owner.with(|| crate::pages::head(i18n, &route));
+        let noindex = matches!(route, Route::Room(_));
+        let bundle_name = match (&route, bundle) {
+            (Route::Room(_), _) => "loader".to_owned(),
+            (_, Some(slug)) => slug.name().to_owned(),
+            (_, None) => "home".to_owned(),
+        };
+        let path = if noindex { "/room/".to_owned() } else { route.path() };
+        Page {
+            path,
+            file: file.to_owned(),
+            bundle: bundle_name,
+            title,
+            description,
+            noindex,
+            public,
+            body: render(route, bundle),
+        }
+    };
+    let mut pages = vec![page(Route::Home, "index.html", None, true)];
+    for slug in Slug::ALL {
+        let bundle = slug.playable().then_some(slug);
+        pages.push(page(Route::Game(slug), &format!("{}.html", slug.name()), bundle, true));
+        if slug.playable() {
+            pages.push(page(Route::Local(slug), &format!("{}/local.html", slug.name()), bundle, true));
+        }
+    }
+    pages.push(page(Route::Room(String::new()), "room.html", None, false));
+    pages.push(page(Route::NotFound, "404.html", None, false));
+    pages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_page_renders_its_own_content() {
+        let pages = pages();
+        let find = |file: &str| pages.iter().find(|p| p.file == file).unwrap_or_else(|| panic!("no {file}"));
+        assert!(find("index.html").body.contains("POPUCOM three-match chess"));
+        assert!(find("go.html").body.contains("id=\"play-local\""), "Go's page offers a local game");
+        assert!(find("edges.html").body.contains("id=\"coming-soon\""), "Edges & Blocks is not playable yet");
+        assert!(find("popucom/local.html").body.contains("id=\"cell-40\""), "the local game shows its board");
+        assert_eq!(find("go/local.html").bundle, "go");
+        assert_eq!(find("room.html").bundle, "loader");
+        assert!(find("room.html").noindex && !find("room.html").public);
+        let titles: std::collections::BTreeSet<_> = pages.iter().map(|p| p.title.clone()).collect();
+        assert_eq!(titles.len(), pages.len(), "every page has its own title");
+        assert_eq!(bundles(), ["home", "popucom", "go"]);
+    }
+}
