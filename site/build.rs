@@ -1,5 +1,6 @@
 //! Compiles the Fluent files (`locales/*.ftl`) into sorted tables of `(id, pattern)` at build time,
-//! with Fluent's own parser. The site's messages use only text and `{ $variable }`, so the browser
+//! with Fluent's own parser. The WASM build gets English only; the build writes the other tables as
+//! JSON files the browser fetches (`prerender.rs`). The site's messages use only text and `{ $variable }`, so the browser
 //! needs no Fluent runtime (its parser, plural rules and number formatting weighed about 20 KB of
 //! the gzipped first load); anything else in a file fails the build here, naming the message.
 
@@ -43,6 +44,10 @@ fn main() {
         let path = dir.join(format!("{tag}.ftl"));
         println!("cargo::rerun-if-changed={}", path.display());
         let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // The browser has English built in and fetches the other languages when asked for.
+        if tag != "en" {
+            let _ = writeln!(out, "#[cfg(not(target_arch = \"wasm32\"))]");
+        }
         let _ = writeln!(out, "pub static {name}: &[(&str, &str)] = &[");
         for (id, text) in compile(tag, &source) {
             let _ = writeln!(out, "    ({id:?}, {text:?}),");

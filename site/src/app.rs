@@ -3,9 +3,11 @@
 use leptos::prelude::*;
 
 use crate::games::{screens, Slug};
-use crate::i18n::{I18n, Lang, tr, use_i18n};
+use crate::i18n::{tr, use_i18n, I18n, Lang};
 use crate::pages::game::GamePage;
+#[cfg(feature = "home-pages")]
 use crate::pages::home::Home;
+#[cfg(feature = "home-pages")]
 use crate::pages::missing::{NotFound, RoomElsewhere};
 use crate::route::{Link, Route, Router};
 use crate::{browser, pages};
@@ -43,18 +45,25 @@ pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
         let (title, description) = pages::head(i18n, &router.route.get());
         browser::set_head(&title, &description);
     });
+    // Each bundle draws only its own pages (`route.rs` loads the others); in the browser the page's
+    // HTML always starts the bundle that draws it.
     let screen = move || match router.route.get() {
+        #[cfg(feature = "home-pages")]
         Route::Home => view! { <Home /> }.into_any(),
-        Route::Game(slug) => view! { <GamePage slug=slug /> }.into_any(),
-        Route::Local(slug) => match screens(slug) {
-            Some(screens) => screens.local(),
-            None => view! { <GamePage slug=slug /> }.into_any(),
-        },
-        Route::Room(code) => match bundle.and_then(screens) {
-            Some(screens) => screens.room(code),
-            None => view! { <RoomElsewhere code=code /> }.into_any(),
-        },
+        #[cfg(feature = "home-pages")]
         Route::NotFound => view! { <NotFound /> }.into_any(),
+        Route::Game(slug) if cfg!(feature = "home-pages") || screens(slug).is_some() => {
+            view! { <GamePage slug=slug /> }.into_any()
+        }
+        Route::Local(slug) => screens(slug).map(|s| s.local()).unwrap_or_else(|| ().into_any()),
+        Route::Room(code) => match bundle.and_then(screens) {
+            Some(screens) if cfg!(feature = "room-screen") => screens.room(code),
+            #[cfg(feature = "home-pages")]
+            _ => view! { <RoomElsewhere code=code /> }.into_any(),
+            #[cfg(not(feature = "home-pages"))]
+            _ => ().into_any(),
+        },
+        _ => ().into_any(),
     };
     view! {
         <header>

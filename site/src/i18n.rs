@@ -85,23 +85,60 @@ mod tables {
     include!(concat!(env!("OUT_DIR"), "/messages.rs"));
 }
 
-fn table(lang: Lang) -> &'static [(&'static str, &'static str)] {
-    match lang {
+/// A language's messages compiled in (all of them natively, English in the browser).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn table(lang: Lang) -> Option<&'static [(&'static str, &'static str)]> {
+    Some(match lang {
         Lang::ZhCn => tables::ZH_CN,
         Lang::En => tables::EN,
         Lang::Ja => tables::JA,
-    }
+    })
 }
 
-fn pattern(lang: Lang, id: &str) -> Option<&'static str> {
-    let table = table(lang);
-    table.binary_search_by(|(key, _)| (*key).cmp(id)).ok().map(|i| table[i].1)
+#[cfg(target_arch = "wasm32")]
+pub fn table(lang: Lang) -> Option<&'static [(&'static str, &'static str)]> {
+    (lang == Lang::En).then_some(tables::EN)
+}
+
+thread_local! {
+    // Languages fetched at run time (sorted by id), for the ones not compiled in.
+    static FETCHED: std::cell::RefCell<Vec<(Lang, Vec<(String, String)>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn is_loaded(lang: Lang) -> bool {
+    table(lang).is_some() || FETCHED.with(|f| f.borrow().iter().any(|(l, _)| *l == lang))
+}
+
+/// Calls `f` with message `id`'s pattern in `lang`, falling back to English while `lang` is not
+/// loaded yet.
+fn with_pattern<R>(lang: Lang, id: &str, f: impl FnOnce(Option<&str>) -> R) -> R {
+    let find = |table: &'static [(&'static str, &'static str)]| -> Option<&'static str> {
+        table.binary_search_by(|(key, _)| (*key).cmp(id)).ok().map(|i| table[i].1)
+    };
+    if let Some(table) = table(lang) {
+        return f(find(table));
+    }
+    let mut f = Some(f);
+    let fetched = FETCHED.with(|fetched| {
+        let fetched = fetched.borrow();
+        let (_, table) = fetched.iter().find(|(l, _)| *l == lang)?;
+        let i = table.binary_search_by(|(key, _)| key.as_str().cmp(id)).ok();
+        Some((f.take().expect("called once"))(i.map(|i| table[i].1.as_str())))
+    });
+    match fetched {
+        Some(result) => result,
+        None => (f.take().expect("not called"))(table(Lang::En).and_then(find)),
+    }
 }
 
 /// Formats message `id` in `lang`, each `{$name}` replaced by its argument. A missing message shows
 /// its id (a test keeps that from happening).
 pub fn format(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
-    let Some(pattern) = pattern(lang, id) else { return id.to_owned() };
+    with_pattern(lang, id, |pattern| fill(pattern, id, args))
+}
+
+fn fill(pattern: Option<&str>, id: &str, args: &[(&str, Arg)]) -> String {
+    let Some(pattern) = pattern else { return id.to_owned() };
     let mut text = String::with_capacity(pattern.len());
     let mut rest = pattern;
     while let Some(start) = rest.find("{$") {
@@ -120,7 +157,25 @@ pub fn format(lang: Lang, id: &str, args: &[(&str, Arg)]) -> String {
 
 /// Whether message `id` exists (every language has the same messages; a test checks).
 pub fn has(id: &str) -> bool {
-    pattern(Lang::En, id).is_some()
+    with_pattern(Lang::En, id, |p| p.is_some())
+}
+
+/// Fetches `lang`'s messages from the JSON file the build wrote (its address is in the page's
+/// `tabulaLocales`). Returns whether the language is now loaded.
+async fn fetch(lang: Lang) -> bool {
+    if is_loaded(lang) {
+        return true;
+    }
+    let url = crate::browser::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"tabulaLocales".into()).ok())
+        .and_then(|table| js_sys::Reflect::get(&table, &lang.tag().into()).ok())
+        .and_then(|url| url.as_string());
+    let Some(url) = url else { return false };
+    let Ok(response) = gloo_net::http::Request::get(&url).send().await else { return false };
+    let Ok(mut messages) = response.json::<Vec<(String, String)>>().await else { return false };
+    messages.sort();
+    FETCHED.with(|f| f.borrow_mut().push((lang, messages)));
+    true
 }
 
 /// The current language, shared through context.
@@ -131,6 +186,8 @@ pub struct I18n {
 
 impl I18n {
     /// The remembered choice, else the browser's preference.
+    /// The remembered choice, else the browser's preference. A language not built in shows in
+    /// English until its messages arrive.
     pub fn detect() -> I18n {
         let lang = storage::language().and_then(|tag| Lang::from_tag(&tag)).unwrap_or_else(|| {
             let languages: Vec<String> = crate::browser::window()
@@ -138,12 +195,28 @@ impl I18n {
                 .unwrap_or_default();
             Lang::negotiate(languages.iter().map(String::as_str))
         });
-        I18n { lang: RwSignal::new(lang) }
+        let i18n = I18n { lang: RwSignal::new(Lang::En) };
+        i18n.switch(lang);
+        i18n
+    }
+
+    /// Switches to `lang` once its messages are loaded.
+    fn switch(&self, lang: Lang) {
+        if is_loaded(lang) {
+            self.lang.set(lang);
+            return;
+        }
+        let signal = self.lang;
+        leptos::task::spawn_local(async move {
+            if fetch(lang).await {
+                signal.set(lang);
+            }
+        });
     }
 
     pub fn set(&self, lang: Lang) {
         storage::set_language(lang.tag());
-        self.lang.set(lang);
+        self.switch(lang);
     }
 
     /// Message `id` in the current language (reactive when called inside a view closure).
@@ -174,7 +247,7 @@ mod tests {
     use super::*;
 
     fn message_ids(lang: Lang) -> BTreeSet<&'static str> {
-        table(lang).iter().map(|(id, _)| *id).collect()
+        table(lang).unwrap().iter().map(|(id, _)| *id).collect()
     }
 
     #[test]
@@ -183,7 +256,7 @@ mod tests {
         assert!(english.len() > 50);
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{} differs from en", lang.tag());
-            let table = table(lang);
+            let table = table(lang).unwrap();
             assert!(table.windows(2).all(|w| w[0].0 < w[1].0), "{} is sorted, without duplicates", lang.tag());
         }
     }
@@ -198,7 +271,10 @@ mod tests {
         }
         assert_eq!(format(Lang::En, "to-move", &[("player", "Red".into())]), "Red to move");
         assert_eq!(format(Lang::En, "to-move", &[]), "{$player} to move", "a missing argument shows");
-        assert_eq!(format(Lang::En, "cell-label", &[("row", 3u8.into()), ("col", 4u8.into()), ("content", "empty".into())]), "Row 3, column 4: empty");
+        assert_eq!(
+            format(Lang::En, "cell-label", &[("row", 3u8.into()), ("col", 4u8.into()), ("content", "empty".into())]),
+            "Row 3, column 4: empty"
+        );
         assert_eq!(format(Lang::ZhCn, "player-2", &[]), "蓝方");
         assert_eq!(format(Lang::En, "no-such-message", &[]), "no-such-message");
     }

@@ -3,6 +3,13 @@
 //! local games; online, the server's answer always wins. Natively, the same components render each
 //! page's first HTML at build time (`prerender`).
 
+// Each bundle compiles a part of the site (Cargo.toml's features); what one part leaves unused,
+// another uses. Native builds have every feature and warn as usual.
+#![cfg_attr(
+    not(all(feature = "home-pages", feature = "local-screen", feature = "room-screen")),
+    allow(dead_code, unused_imports, unused_variables)
+)]
+
 mod api;
 mod app;
 mod browser;

@@ -44,10 +44,28 @@ fn render(route: Route, bundle: Option<Slug>) -> String {
     owner.with(|| view! { <App route=route bundle=bundle /> }.to_html())
 }
 
-/// The bundles the build makes: `home`, then one per playable game.
-pub fn bundles() -> Vec<String> {
-    let games = Slug::ALL.into_iter().filter(|s| s.playable()).map(|s| s.name().to_owned());
-    std::iter::once("home".to_owned()).chain(games).collect()
+/// The languages the browser fetches (all but English): tag and messages.
+pub fn locales() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
+    Lang::ALL.into_iter().filter(|l| *l != Lang::En).filter_map(|l| Some((l.tag(), crate::i18n::table(l)?))).collect()
+}
+
+/// A WASM bundle the build makes, and the site's Cargo features it is built with.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Bundle {
+    pub name: String,
+    pub features: Vec<&'static str>,
+}
+
+/// The bundles: `home` (every page without a game engine), then for each playable game its page
+/// and local game (`go`) and its rooms (`go-room`, which the room page's loader picks).
+pub fn bundles() -> Vec<Bundle> {
+    let mut bundles = vec![Bundle { name: "home".into(), features: vec!["home-pages"] }];
+    for slug in Slug::ALL.into_iter().filter(|s| s.playable()) {
+        let game = slug.name();
+        bundles.push(Bundle { name: game.into(), features: vec![game, "local-screen"] });
+        bundles.push(Bundle { name: format!("{game}-room"), features: vec![game, "room-screen"] });
+    }
+    bundles
 }
 
 pub fn pages() -> Vec<Page> {
@@ -104,6 +122,7 @@ mod tests {
         assert!(find("room.html").noindex && !find("room.html").public);
         let titles: std::collections::BTreeSet<_> = pages.iter().map(|p| p.title.clone()).collect();
         assert_eq!(titles.len(), pages.len(), "every page has its own title");
-        assert_eq!(bundles(), ["home", "popucom", "go"]);
+        let names: Vec<String> = bundles().into_iter().map(|b| b.name).collect();
+        assert_eq!(names, ["home", "popucom", "popucom-room", "go", "go-room"]);
     }
 }

@@ -96,9 +96,9 @@ impl Router {
     /// Whether this bundle shows `route` (`room_game`: the game of a room, when the caller knows it).
     fn shows_here(&self, route: &Route, room_game: Option<Slug>) -> bool {
         match route.needs() {
-            Ok(None) => true,
-            Ok(Some(slug)) => screens(slug).is_some(),
-            Err(()) => room_game.is_some_and(|slug| screens(slug).is_some()),
+            Ok(None) => cfg!(feature = "home-pages"),
+            Ok(Some(slug)) => cfg!(feature = "local-screen") && screens(slug).is_some(),
+            Err(()) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| screens(slug).is_some()),
         }
     }
 

@@ -44,8 +44,17 @@ fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
 /// What the pre-renderer says the site is.
 #[derive(Deserialize)]
 struct Manifest {
-    bundles: Vec<String>,
+    bundles: Vec<BundleSpec>,
     pages: Vec<Page>,
+    /// The languages the browser fetches when chosen (English is built in): tag to messages.
+    locales: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct BundleSpec {
+    name: String,
+    /// The site's Cargo features this bundle is built with.
+    features: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -89,8 +98,10 @@ fn hashed(name: &str, ext: &str, bytes: &[u8]) -> String {
     format!("{name}-{hex}.{ext}")
 }
 
-/// Builds one bundle: the home bundle has no game features, a game's bundle has its own only.
-fn build_bundle(name: &str, assets: &Path) -> Result<Bundle> {
+/// Builds one bundle with its features only (the site's default features are everything).
+fn build_bundle(spec: &BundleSpec, assets: &Path) -> Result<Bundle> {
+    let name = spec.name.as_str();
+    let features = spec.features.join(",");
     let mut args = vec![
         "build",
         "--package",
@@ -102,9 +113,7 @@ fn build_bundle(name: &str, assets: &Path) -> Result<Bundle> {
         "site-release",
         "--no-default-features",
     ];
-    if name != "home" {
-        args.extend(["--features", name]);
-    }
+    args.extend(["--features", &features]);
     run("cargo", &args)?;
     let wasm = target_dir().join("wasm32-unknown-unknown/site-release/tabula_site.wasm");
     let scratch = target_dir().join(format!("site-bindgen/{name}"));
@@ -155,23 +164,25 @@ fn escape(text: &str) -> String {
 
 /// The script that starts a page: its bundle, or for rooms, the bundle of the room's game (read
 /// from the API first; a room that cannot be read gets the home bundle, which explains).
-fn start_script(page: &Page, bundles: &BTreeMap<String, Bundle>) -> String {
-    let start = |b: &Bundle| format!("import init from \"{}\"; init({{ module_or_path: \"{}\" }});", b.js, b.wasm);
+fn start_script(page: &Page, bundles: &BTreeMap<String, Bundle>, locales: &str) -> String {
+    let start =
+        |b: &Bundle| format!("{locales} import init from \"{}\"; init({{ module_or_path: \"{}\" }});", b.js, b.wasm);
     if page.bundle != "loader" {
         return start(&bundles[&page.bundle]);
     }
-    let table: Vec<String> = bundles.iter().map(|(name, b)| format!("{name}: [\"{}\", \"{}\"]", b.js, b.wasm)).collect();
+    let table: Vec<String> =
+        bundles.iter().map(|(name, b)| format!("\"{name}\": [\"{}\", \"{}\"]", b.js, b.wasm)).collect();
     format!(
-        "const bundles = {{ {} }}; let game = \"home\"; \
+        "{locales} const bundles = {{ {} }}; let game = \"home\"; \
          try {{ const code = location.pathname.split(\"/\")[2] || \"\"; \
          const answer = await fetch(\"/api/game?roomId=\" + encodeURIComponent(code)); \
-         if (answer.ok) {{ const room = await answer.json(); if (bundles[room.game]) game = room.game; }} }} catch (e) {{}} \
+         if (answer.ok) {{ const room = await answer.json(); if (bundles[room.game + \"-room\"]) game = room.game + \"-room\"; }} }} catch (e) {{}} \
          const [js, wasm] = bundles[game]; const module = await import(js); module.default({{ module_or_path: wasm }});",
         table.join(", ")
     )
 }
 
-fn page_html(page: &Page, css: &str, bundles: &BTreeMap<String, Bundle>) -> String {
+fn page_html(page: &Page, css: &str, bundles: &BTreeMap<String, Bundle>, locales: &str) -> String {
     let mut head = vec![
         "<meta charset=\"utf-8\">".to_owned(),
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">".to_owned(),
@@ -192,8 +203,12 @@ fn page_html(page: &Page, css: &str, bundles: &BTreeMap<String, Bundle>) -> Stri
         ));
     }
     head.push(format!("<style>{css}</style>"));
-    head.push(format!("<script type=\"module\">{}</script>", start_script(page, bundles)));
-    format!("<!doctype html>\n<html lang=\"en\">\n<head>\n{}\n</head>\n<body>{}</body>\n</html>\n", head.join("\n"), page.body)
+    head.push(format!("<script type=\"module\">{}</script>", start_script(page, bundles, locales)));
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n{}\n</head>\n<body>{}</body>\n</html>\n",
+        head.join("\n"),
+        page.body
+    )
 }
 
 /// The address the sitemap and robots file name: `TABULA_PUBLIC_URL`, else Vercel's production
@@ -210,17 +225,17 @@ fn public_url() -> String {
 
 fn write_crawler_files(dist: &Path, pages: &[Page]) -> Result<()> {
     let base = public_url();
-    let urls: String = pages
-        .iter()
-        .filter(|p| p.public)
-        .map(|p| format!("  <url><loc>{base}{}</loc></url>\n", p.path))
-        .collect();
+    let urls: String =
+        pages.iter().filter(|p| p.public).map(|p| format!("  <url><loc>{base}{}</loc></url>\n", p.path)).collect();
     std::fs::write(
         dist.join("sitemap.xml"),
         format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{urls}</urlset>\n"),
     )?;
     // Rooms are private games: not for search engines (their pages also say noindex).
-    std::fs::write(dist.join("robots.txt"), format!("User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: {base}/sitemap.xml\n"))?;
+    std::fs::write(
+        dist.join("robots.txt"),
+        format!("User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: {base}/sitemap.xml\n"),
+    )?;
     Ok(())
 }
 
@@ -233,7 +248,7 @@ fn precompress(dir: &Path) -> Result<()> {
             precompress(&path)?;
             continue;
         }
-        let compressible = ["html", "js", "wasm", "css", "svg", "xml", "txt"];
+        let compressible = ["html", "js", "wasm", "css", "svg", "xml", "txt", "json"];
         if !path.extension().and_then(|e| e.to_str()).is_some_and(|e| compressible.contains(&e)) {
             continue;
         }
@@ -255,23 +270,32 @@ pub fn build_site() -> Result<()> {
     let assets = dist.join("assets");
     std::fs::create_dir_all(&assets)?;
     let mut bundles = BTreeMap::new();
-    for name in &manifest.bundles {
-        bundles.insert(name.clone(), build_bundle(name, &assets)?);
+    for spec in &manifest.bundles {
+        bundles.insert(spec.name.clone(), build_bundle(spec, &assets)?);
     }
+    // Each language but English as a content-hashed JSON file; pages say where (`tabulaLocales`).
+    let mut locale_urls = Vec::new();
+    for (tag, messages) in &manifest.locales {
+        let json = serde_json::to_vec(messages)?;
+        let name = hashed(&format!("locale-{tag}"), "json", &json);
+        std::fs::write(assets.join(&name), json)?;
+        locale_urls.push(format!("\"{tag}\": \"/assets/{name}\""));
+    }
+    let locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
     let statics = workspace_root().join("site/static");
     let css = std::fs::read_to_string(statics.join("style.css"))?;
     std::fs::copy(statics.join("favicon.svg"), dist.join("favicon.svg"))?;
     let mut report = Vec::new();
     let mut over = Vec::new();
     for page in &manifest.pages {
-        let html = page_html(page, css.trim(), &bundles);
+        let html = page_html(page, css.trim(), &bundles, &locales);
         let file = dist.join(&page.file);
         std::fs::create_dir_all(file.parent().expect("inside dist"))?;
         std::fs::write(&file, &html)?;
-        // A room loads the bundle of its game: count the largest.
+        // A room loads the room bundle of its game: count the largest.
         let bundle = match bundles.get(&page.bundle) {
             Some(bundle) => bundle.gzipped,
-            None => bundles.values().map(|b| b.gzipped).max().unwrap_or(0),
+            None => bundles.iter().filter(|(n, _)| n.ends_with("-room")).map(|(_, b)| b.gzipped).max().unwrap_or(0),
         };
         let total = gzip(html.as_bytes())?.len() + bundle;
         let budget = if page.path == "/" { HOME_BUDGET } else { PAGE_BUDGET };
@@ -279,6 +303,9 @@ pub fn build_site() -> Result<()> {
         if total > budget {
             over.push(format!("{} ({total} > {budget})", page.path));
         }
+    }
+    for (name, bundle) in &bundles {
+        report.push(format!("  bundle {name:<13} {:>7} bytes gzipped (JS and WASM)", bundle.gzipped));
     }
     write_crawler_files(&dist, &manifest.pages)?;
     precompress(&dist)?;

@@ -13,25 +13,38 @@ pub const MAX_SIZE: usize = 19;
 const STRIDE_MAX: usize = MAX_SIZE + 2;
 pub const MAX_POINTS: usize = STRIDE_MAX * STRIDE_MAX;
 
-/// Random keys for Zobrist hashing, fixed at compile time (splitmix64), so hashes are reproducible.
-const ZOBRIST: [[u64; MAX_POINTS]; 2] = {
+/// The Zobrist key of a `colour` stone on `point`: splitmix64 of the point's place in a fixed
+/// sequence, so hashes are reproducible.
+const fn zobrist_key(colour: u8, point: usize) -> u64 {
+    let index = (colour as u64 - 1) * MAX_POINTS as u64 + point as u64 + 1;
+    let mut z = 0x7AB1_1A60_5EED_0001u64.wrapping_add(index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Natively the keys are a table made at compile time (a load is cheaper than the mixing in the
+/// playout loops); in the browser they are computed, since 7 KB of random numbers do not compress
+/// and the site's page budget counts every kilobyte.
+#[cfg(not(target_arch = "wasm32"))]
+static ZOBRIST: [[u64; MAX_POINTS]; 2] = {
     let mut keys = [[0u64; MAX_POINTS]; 2];
-    let mut state: u64 = 0x7AB1_1A60_5EED_0001;
-    let mut colour = 0;
-    while colour < 2 {
-        let mut point = 0;
-        while point < MAX_POINTS {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            keys[colour][point] = z ^ (z >> 31);
-            point += 1;
-        }
-        colour += 1;
+    let mut point = 0;
+    while point < MAX_POINTS {
+        keys[0][point] = zobrist_key(BLACK, point);
+        keys[1][point] = zobrist_key(WHITE, point);
+        point += 1;
     }
     keys
 };
+
+#[inline]
+fn zobrist(colour: u8, point: usize) -> u64 {
+    #[cfg(not(target_arch = "wasm32"))]
+    return ZOBRIST[colour as usize - 1][point];
+    #[cfg(target_arch = "wasm32")]
+    zobrist_key(colour, point)
+}
 
 pub fn opponent(colour: u8) -> u8 {
     3 - colour
@@ -214,7 +227,7 @@ impl Board {
     /// The position hash after `colour` plays the (legal, non-suicide) `point`.
     pub fn hash_after(&self, point: usize, colour: u8) -> u64 {
         let enemy = opponent(colour);
-        let mut hash = self.hash ^ ZOBRIST[colour as usize - 1][point];
+        let mut hash = self.hash ^ zobrist(colour, point);
         let mut captured: [usize; 4] = [0; 4];
         for (i, n) in self.neighbours(point).into_iter().enumerate() {
             if self.colour[n] != enemy {
@@ -224,7 +237,7 @@ impl Board {
             if self.in_atari_at(g, point) && !captured[..i].contains(&g) {
                 captured[i] = g;
                 for stone in self.group_stones(g) {
-                    hash ^= ZOBRIST[enemy as usize - 1][stone];
+                    hash ^= zobrist(enemy, stone);
                 }
             }
         }
@@ -297,7 +310,7 @@ impl Board {
 
     fn set_stone(&mut self, point: usize, colour: u8) {
         self.colour[point] = colour;
-        self.hash ^= ZOBRIST[colour as usize - 1][point];
+        self.hash ^= zobrist(colour, point);
         let at = self.empty_at[point] as usize;
         let last = self.empty.pop().expect("the point was empty");
         if last as usize != point {
@@ -344,7 +357,7 @@ impl Board {
         loop {
             let next = self.next[stone] as usize;
             self.colour[stone] = EMPTY;
-            self.hash ^= ZOBRIST[colour as usize - 1][stone];
+            self.hash ^= zobrist(colour, stone);
             self.empty_at[stone] = self.empty.len() as u16;
             self.empty.push(stone as u16);
             count += 1;
@@ -357,6 +370,29 @@ impl Board {
             stone = next;
             if stone == group {
                 return count;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys are the ones the first version generated in sequence (its loop, kept here), so
+    /// hashes, and the dead-stone proposals seeded by them, did not change when the table went.
+    #[test]
+    fn keys_are_the_first_versions_sequence() {
+        let mut state: u64 = 0x7AB1_1A60_5EED_0001;
+        for colour in [BLACK, WHITE] {
+            for point in 0..MAX_POINTS {
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                let key = z ^ (z >> 31);
+                assert_eq!(zobrist_key(colour, point), key);
+                assert_eq!(zobrist(colour, point), key);
             }
         }
     }

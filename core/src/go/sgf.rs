@@ -191,14 +191,7 @@ impl Record {
                 moves.push(mv);
             }
         }
-        Ok(Record {
-            config,
-            moves,
-            black: value("PB"),
-            white: value("PW"),
-            result: value("RE"),
-            area: None,
-        })
+        Ok(Record { config, moves, black: value("PB"), white: value("PW"), result: value("RE"), area: None })
     }
 }
 
@@ -389,7 +382,9 @@ mod tests {
             area: None,
         };
         let text = record.to_sgf().unwrap();
-        for part in ["SZ[19]", "KM[6.5]", "HA[2]AB[pd][dp]", "PB[Ann [1\\]]", "RE[W+R]", ";W[jj]", ";B[pp]", ";W[]", ";B[cq]"] {
+        for part in
+            ["SZ[19]", "KM[6.5]", "HA[2]AB[pd][dp]", "PB[Ann [1\\]]", "RE[W+R]", ";W[jj]", ";B[pp]", ";W[]", ";B[cq]"]
+        {
             assert!(text.contains(part), "{part} missing from {text}");
         }
         let back = Record::from_sgf(&text).unwrap();
@@ -412,11 +407,14 @@ mod tests {
         let text = "(;GM[1]SZ[9]KM[7]C[a \\] comment\\\n]AB[gc][cg][gg][cc]HA[4];W[ee](;B[ff];W[tt])(;B[ge]))";
         let record = Record::from_sgf(text).unwrap();
         assert_eq!(record.config, config(9, 7.0, 4));
-        assert_eq!(record.moves, vec![
-            GoMove::Play { at: "E5".parse().unwrap(), colour: Some(Seat::Two) },
-            GoMove::Play { at: "F4".parse().unwrap(), colour: Some(Seat::One) },
-            GoMove::Pass { colour: Some(Seat::Two) },
-        ]);
+        assert_eq!(
+            record.moves,
+            vec![
+                GoMove::Play { at: "E5".parse().unwrap(), colour: Some(Seat::Two) },
+                GoMove::Play { at: "F4".parse().unwrap(), colour: Some(Seat::One) },
+                GoMove::Pass { colour: Some(Seat::Two) },
+            ]
+        );
     }
 
     #[test]
@@ -433,8 +431,14 @@ mod tests {
         assert_eq!(error("(;GM[1]SZ[9]HA[2]AB[aa][bb])"), SgfError::Setup);
         assert_eq!(error("(;GM[1]SZ[9]KM[0.3])"), SgfError::Value { property: "KM", value: "0.3".into() });
         assert_eq!(error("(;GM[1]SZ[9];B[zz])"), SgfError::Value { property: "point", value: "zz".into() });
-        assert_eq!(error("(;GM[1]SZ[9];B[ee];W[ee])"), SgfError::Illegal { number: 2, at: "E5".into(), code: "occupied" });
-        assert_eq!(error("(;GM[1]SZ[9];B[ee];B[dd])"), SgfError::Illegal { number: 2, at: "D6".into(), code: "not_your_turn" });
+        assert_eq!(
+            error("(;GM[1]SZ[9];B[ee];W[ee])"),
+            SgfError::Illegal { number: 2, at: "E5".into(), code: "occupied" }
+        );
+        assert_eq!(
+            error("(;GM[1]SZ[9];B[ee];B[dd])"),
+            SgfError::Illegal { number: 2, at: "D6".into(), code: "not_your_turn" }
+        );
     }
 
     #[test]

@@ -114,7 +114,10 @@ pub struct Choice {
 pub enum OptionKind {
     Choice(&'static [Choice]),
     /// A number in halves (komi): `min` to `max` half-points, written like `6.5`.
-    Halves { min: i64, max: i64 },
+    Halves {
+        min: i64,
+        max: i64,
+    },
 }
 
 /// One option of a game's config: `key` is both the URL query key and the config field.
@@ -160,7 +163,8 @@ const GO_HANDICAPS: &[Choice] = &[
     choice("9", Label::Text("9"), false),
 ];
 
-const GO_KO: &[Choice] = &[choice("psk", Label::Id("go-ko-psk"), false), choice("simple", Label::Id("go-ko-simple"), false)];
+const GO_KO: &[Choice] =
+    &[choice("psk", Label::Id("go-ko-psk"), false), choice("simple", Label::Id("go-ko-simple"), false)];
 
 const GO_OPTIONS: &[GameOption] = &[
     GameOption { key: "size", label: "go-option-size", kind: OptionKind::Choice(GO_SIZES), default: "9" },

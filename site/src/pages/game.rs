@@ -9,7 +9,7 @@ use crate::api::{self, ApiError};
 use crate::games::{
     config_of, half_text, option_query, option_values, screens, Choice, GameOption, Label, OptionKind, Slug,
 };
-use crate::i18n::{I18n, tr, use_i18n};
+use crate::i18n::{tr, use_i18n, I18n};
 use crate::route::{use_router, Route};
 use crate::{browser, storage};
 
@@ -23,7 +23,8 @@ fn label_text(i18n: I18n, label: Label) -> String {
 /// One option's field; `values` holds every option's current value.
 fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&'static str, String)>>) -> AnyView {
     let id = format!("option-{}", option.key);
-    let current = move || values.with(|v| v.iter().find(|(k, _)| *k == option.key).map(|(_, v)| v.clone()).unwrap_or_default());
+    let current =
+        move || values.with(|v| v.iter().find(|(k, _)| *k == option.key).map(|(_, v)| v.clone()).unwrap_or_default());
     let set = move |value: String| {
         values.update(|v| {
             if let Some(entry) = v.iter_mut().find(|(k, _)| *k == option.key) {
@@ -63,6 +64,7 @@ fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&
 }
 
 /// Options, a local game, a new room: for a game this bundle plays.
+#[cfg(feature = "local-screen")]
 #[component]
 fn PlayPanel(slug: Slug) -> impl IntoView {
     let i18n = use_i18n();
@@ -133,10 +135,10 @@ pub fn GamePage(slug: Slug) -> impl IntoView {
         <section class=format!("game-page {}", slug.name())>
             <h1 class="page-title">{tr(slug.title_id())}</h1>
             <p class="tagline">{tr(slug.pitch_id())}</p>
-            {if playable {
-                view! { <PlayPanel slug=slug /> }.into_any()
-            } else {
-                view! { <p class="soon" id="coming-soon">{tr("coming-soon-long")}</p> }.into_any()
+            {match playable {
+                #[cfg(feature = "local-screen")]
+                true => view! { <PlayPanel slug=slug /> }.into_any(),
+                _ => view! { <p class="soon" id="coming-soon">{tr("coming-soon-long")}</p> }.into_any(),
             }}
             <h2>{tr("rules-title")}</h2>
             <ul class="rules">{rules}</ul>

@@ -6,10 +6,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::api::{self, ApiError, Fetched};
+use crate::browser;
 use crate::games::Slug;
 use crate::i18n::{tr, use_i18n};
 use crate::route::{Link, Route};
-use crate::browser;
 
 #[component]
 pub fn NotFound() -> impl IntoView {

@@ -113,7 +113,10 @@ impl<U: GameUi> Screens for ScreensOf<U> {
     }
 
     fn diagrams(&self) -> AnyView {
-        parts::diagrams::<U>().into_any()
+        #[cfg(feature = "local-screen")]
+        return parts::diagrams::<U>().into_any();
+        #[cfg(not(feature = "local-screen"))]
+        ().into_any()
     }
 
     fn check_config(&self, config: &serde_json::Value) -> Result<(), String> {
@@ -121,11 +124,20 @@ impl<U: GameUi> Screens for ScreensOf<U> {
     }
 
     fn local(&self) -> AnyView {
-        view! { <local::LocalScreen<U> /> }.into_any()
+        #[cfg(feature = "local-screen")]
+        return view! { <local::LocalScreen<U> /> }.into_any();
+        #[cfg(not(feature = "local-screen"))]
+        ().into_any()
     }
 
     fn room(&self, code: String) -> AnyView {
-        view! { <room::RoomScreen<U> code=code /> }.into_any()
+        #[cfg(feature = "room-screen")]
+        return view! { <room::RoomScreen<U> code=code /> }.into_any();
+        #[cfg(not(feature = "room-screen"))]
+        {
+            let _ = code;
+            ().into_any()
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use tabula_core::{Game, Seat};
 
 use super::{colour_name, BoardProps, GameUi, History};
-use crate::i18n::{I18n, tr, use_i18n};
+use crate::i18n::{tr, use_i18n, I18n};
 
 /// "Black (Ann) wins · by 3.5 points", or "Draw · after 50 moves".
 pub fn result_line<U: GameUi>(
@@ -38,9 +38,10 @@ pub fn scoreboard<U: GameUi>(
         game.with(|g| match result.get() {
             Some(result) => result_line::<U>(i18n, g, &result, &names),
             None => {
-                let turn = g.status().to_move().map(|seat| {
-                    i18n.t_with("to-move", &[("player", colour_name::<U>(i18n, seat, &names).into())])
-                });
+                let turn = g
+                    .status()
+                    .to_move()
+                    .map(|seat| i18n.t_with("to-move", &[("player", colour_name::<U>(i18n, seat, &names).into())]));
                 [turn, U::detail(i18n, g)].into_iter().flatten().collect::<Vec<_>>().join(" · ")
             }
         })
@@ -136,8 +137,7 @@ pub struct Diagram<G: Game> {
     pub config: serde_json::Value,
 }
 
-pub fn diagrams<U: GameUi>() -> impl IntoView
-{
+pub fn diagrams<U: GameUi>() -> impl IntoView {
     U::diagrams()
         .into_iter()
         .filter_map(|diagram| {

@@ -74,7 +74,8 @@ pub fn save_button<U: GameUi>(game: Signal<U::G>, names: Signal<[Option<String>;
     let i18n = use_i18n();
     let save = move |_| {
         let (game, names) = (game.get_untracked(), names.get_untracked());
-        let header = Seat::ALL.map(|seat| format!("{} {}", colour_name::<U>(i18n, seat, &names), U::score(i18n, &game, seat)));
+        let header =
+            Seat::ALL.map(|seat| format!("{} {}", colour_name::<U>(i18n, seat, &names), U::score(i18n, &game, seat)));
         // Light text on the dark frame for both colours, whatever the game's colours are.
         if let (Some(url), Some(document)) = (render::<U>(&game, header, ["#ff8fa3", "#8fd0ff"]), browser::document()) {
             browser::download_url(&document, &format!("tabula-{}.png", U::SLUG.name()), &url);

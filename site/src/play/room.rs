@@ -210,7 +210,8 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     let last = Memo::new(move |_| count.get().checked_sub(1).and_then(|n| history.with(|h| h.moves().get(n).cloned())));
     let result = Signal::derive(move || {
         if step.get().is_some() {
-            return shown.with(|g| g.status().outcome().map(|o| (o.winner.map_or(0, Seat::number), o.reason.to_owned())));
+            return shown
+                .with(|g| g.status().outcome().map(|o| (o.winner.map_or(0, Seat::number), o.reason.to_owned())));
         }
         room.with(|r| r.as_ref().and_then(RoomView::result))
     });
@@ -316,7 +317,8 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                                 view = (**current).clone();
                                 continue;
                             }
-                            let done = attempt > 0 && current.as_ref().is_some_and(|c| landed(&request, &view, c, seat.seat));
+                            let done =
+                                attempt > 0 && current.as_ref().is_some_and(|c| landed(&request, &view, c, seat.seat));
                             if let Some(current) = current {
                                 accept(*current);
                             }
@@ -351,9 +353,8 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
             return;
         }
         let acting_as = if over.get_untracked() { None } else { my_colour.get_untracked() };
-        let offer = shown.with_untracked(|g| {
-            judge(g, &mv, acting_as, false, confirming, ghost.get_untracked().as_ref())
-        });
+        let offer =
+            shown.with_untracked(|g| judge(g, &mv, acting_as, false, confirming, ghost.get_untracked().as_ref()));
         match offer {
             Offer::Play => commit(mv),
             Offer::Ghost => {
@@ -482,9 +483,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         notice: Callback::new(move |text: String| notice.set(Some(text))),
     };
     let seated = move || held.get().is_some();
-    let resigned = move || room.with(|r| r.as_ref().and_then(RoomView::result).is_some_and(|(_, reason)| reason == "resigned"));
-    let may_ask_takeback =
-        move || seated() && takeback_by().is_none() && !resigned() && history.with(|h| h.len() >= 2);
+    let resigned =
+        move || room.with(|r| r.as_ref().and_then(RoomView::result).is_some_and(|(_, reason)| reason == "resigned"));
+    let may_ask_takeback = move || seated() && takeback_by().is_none() && !resigned() && history.with(|h| h.len() >= 2);
     let action = move |name: &'static str| move |_| send.run(Request::Action(name));
 
     view! {

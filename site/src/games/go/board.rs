@@ -225,7 +225,9 @@ pub fn GoBoard(props: BoardProps<Go>) -> impl IntoView {
     }
     cells.push(view! { <span class="coord" aria-hidden="true"></span> }.into_any());
     for col in 0..size {
-        cells.push(view! { <span class="coord" aria-hidden="true">{(LETTERS[col] as char).to_string()}</span> }.into_any());
+        cells.push(
+            view! { <span class="coord" aria-hidden="true">{(LETTERS[col] as char).to_string()}</span> }.into_any(),
+        );
     }
     let base = if diagram { "board go-board diagram-board" } else { "board go-board" };
     view! {
@@ -294,7 +296,10 @@ mod tests {
             GoMove::Toggle { at: stone.vertex, colour: Some(Seat::Two) }
         );
         let empty = views.iter().find(|p| p.stone == EMPTY).unwrap();
-        assert_eq!(tap_move(scoring.current(), empty, Some(Seat::Two)), GoMove::Play { at: empty.vertex, colour: None });
+        assert_eq!(
+            tap_move(scoring.current(), empty, Some(Seat::Two)),
+            GoMove::Play { at: empty.vertex, colour: None }
+        );
         assert_eq!(move_focus(0, 19, "ArrowLeft"), 0);
         assert_eq!(move_focus(18, 19, "ArrowRight"), 18);
         assert_eq!(move_focus(18, 19, "ArrowDown"), 37);

@@ -9,10 +9,10 @@ use leptos::prelude::*;
 use tabula_core::go::{Go, GoMove, Vertex, BLACK, EMPTY};
 use tabula_core::{Game, Seat};
 
+use crate::browser;
 use crate::games::Slug;
 use crate::i18n::{tr, I18n};
 use crate::play::{BoardProps, Canvas, Diagram, GameUi, Record};
-use crate::browser;
 
 #[derive(Clone, Copy)]
 pub struct GoUi;
@@ -180,7 +180,12 @@ impl GameUi for GoUi {
                 canvas.disc(at(col), at(row), step * 0.47, fill);
                 canvas.ring(at(col), at(row), step * 0.47, "#111", 1.0);
                 if game.is_dead(point) {
-                    canvas.line((at(col) - step / 4.0, at(row) - step / 4.0), (at(col) + step / 4.0, at(row) + step / 4.0), "#d33", 2.0);
+                    canvas.line(
+                        (at(col) - step / 4.0, at(row) - step / 4.0),
+                        (at(col) + step / 4.0, at(row) + step / 4.0),
+                        "#d33",
+                        2.0,
+                    );
                 }
             }
         }

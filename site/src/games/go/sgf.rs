@@ -31,7 +31,12 @@ pub fn export(history: &History<Go>, names: &[Option<String>; 2], result: Option
     });
     let record = SgfRecord {
         config: history.position(0).config().clone(),
-        moves: history.moves().iter().filter(|m| matches!(m, GoMove::Play { .. } | GoMove::Pass { .. })).copied().collect(),
+        moves: history
+            .moves()
+            .iter()
+            .filter(|m| matches!(m, GoMove::Play { .. } | GoMove::Pass { .. }))
+            .copied()
+            .collect(),
         black: names[0].clone(),
         white: names[1].clone(),
         result: result_text(end, result),
@@ -80,7 +85,9 @@ fn refusal(i18n: I18n, error: &SgfError) -> String {
 pub fn SgfButtons(record: Record<Go>) -> impl IntoView {
     let i18n = use_i18n();
     let download = move |_| {
-        let text = record.history.with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
+        let text = record
+            .history
+            .with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
         browser::download("tabula-go.sgf", "application/x-go-sgf", &text);
     };
     let open = record.load.map(|load| {
@@ -149,6 +156,9 @@ mod tests {
         assert_eq!(refusal(i18n, &illegal), "Move 2 (E5) is illegal: That point already holds a stone.");
         let broken = import("(;GM[1]SZ[9];B[ee]").unwrap_err();
         assert_eq!(refusal(i18n, &broken), "This file is not an SGF game record (unclosed game tree, byte 18).");
-        assert_eq!(refusal(i18n, &import("(;GM[1]SZ[21])").unwrap_err()), "Boards of 21 are not supported (square, 5 to 19).");
+        assert_eq!(
+            refusal(i18n, &import("(;GM[1]SZ[21])").unwrap_err()),
+            "Boards of 21 are not supported (square, 5 to 19)."
+        );
     }
 }

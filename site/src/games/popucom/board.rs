@@ -7,7 +7,7 @@ use tabula_core::popucom::{Cell, Cells, Popucom};
 use tabula_core::{Game, Seat};
 
 use crate::browser;
-use crate::i18n::{I18n, tr, use_i18n};
+use crate::i18n::{tr, use_i18n, I18n};
 use crate::play::BoardProps;
 
 /// What one cell shows.
@@ -133,7 +133,13 @@ pub fn PopucomBoard(props: BoardProps<Popucom>) -> impl IntoView {
                     class += " painted";
                 }
                 if ghost.get() == Some(cell) {
-                    class += game.with(|g| if g.status().to_move() == Some(Seat::One) { " ghost ghost-1" } else { " ghost ghost-2" });
+                    class += game.with(|g| {
+                        if g.status().to_move() == Some(Seat::One) {
+                            " ghost ghost-1"
+                        } else {
+                            " ghost ghost-2"
+                        }
+                    });
                 }
                 class
             };

@@ -49,7 +49,13 @@ impl GameUi for PopucomUi {
         let cell = canvas.size / 9.0;
         for view in board::cell_views(game, None) {
             let (x, y) = (view.cell.col as f64 * cell, view.cell.row as f64 * cell);
-            canvas.rect(x + 1.0, y + 1.0, cell - 2.0, cell - 2.0, view.territory.map_or("#232a40", |s| LANDS[s.index()]));
+            canvas.rect(
+                x + 1.0,
+                y + 1.0,
+                cell - 2.0,
+                cell - 2.0,
+                view.territory.map_or("#232a40", |s| LANDS[s.index()]),
+            );
             if let Some(stone) = view.stone {
                 canvas.disc(x + cell / 2.0, y + cell / 2.0, cell * 0.36, COLOURS[stone.index()]);
             }
