@@ -7,6 +7,7 @@ mod gtp;
 mod jsonl;
 mod replay;
 mod serve;
+mod site;
 mod triplex;
 
 use std::process::ExitCode;

@@ -8,7 +8,6 @@ use anyhow::{Context, Result};
 use axum::response::Html;
 use axum::Router;
 use tabula_api::config::{state_from_env, Deployment};
-use tower_http::services::{ServeDir, ServeFile};
 
 pub struct ServeOptions {
     pub host: String,
@@ -39,8 +38,8 @@ async fn serve(options: ServeOptions) -> Result<()> {
     let index = options.site.join("index.html");
     let site_built = index.is_file();
     let app: Router = if site_built {
-        // Client-side routes (a room's share link) get the app's index page.
-        tabula_api::router(state).fallback_service(ServeDir::new(&options.site).fallback(ServeFile::new(index)))
+        let site = options.site.clone();
+        tabula_api::router(state).fallback(move |request| crate::site::serve(site.clone(), request))
     } else {
         tabula_api::router(state).fallback(|| async { Html(NOT_BUILT) })
     };

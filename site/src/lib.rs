@@ -53,6 +53,10 @@ pub fn start() {
     }
     let route = Route::parse(&browser::path());
     mount_to_body(move || view! { <app::App route=route bundle=bundle_game() /> });
+    // Tests (and curious people) can tell the live page from the pre-rendered one.
+    if let Some(root) = browser::document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-app", "live");
+    }
 }
 
 #[cfg(test)]

@@ -86,6 +86,11 @@ pub async fn wait_until(client: &Client, script: &str, seconds: u64, what: &str)
     }
 }
 
+/// Waits until the app has replaced the pre-rendered page (it marks `<html data-app="live">`).
+pub async fn wait_for_app(client: &Client) {
+    wait_until(client, "return document.documentElement.dataset.app === 'live'", 15, "the app to start").await;
+}
+
 pub async fn click(client: &Client, css: &str) {
     client
         .wait()
@@ -108,7 +113,7 @@ pub async fn text(client: &Client, css: &str) -> String {
 
 /// Every cell's classes, row by row: the board as the page shows it.
 pub async fn board(client: &Client) -> Vec<String> {
-    let value = js(client, "return [...document.querySelectorAll('.board .cell')].map(c => c.className.replace(/ (popped|painted|playable|last)/g, ''))").await;
+    let value = js(client, "return [...document.querySelectorAll('.board .cell')].map(c => c.className.replace(/ (popped|painted|playable|last|ghost|ghost-1|ghost-2)(?= |$)/g, ''))").await;
     serde_json::from_value(value).unwrap()
 }
 

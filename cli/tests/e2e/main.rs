@@ -1,9 +1,12 @@
-//! End-to-end tests in headless Chromium against `tabula serve` with the built site: the five
-//! scenarios of the site's acceptance. One scenario at a time (browsers are heavy on 2 cores).
+//! End-to-end tests in headless Chromium against `tabula serve` with the built site: POPUCOM's
+//! scenarios here, Go's in `go.rs`, the site's addresses in `site.rs`. One scenario at a time
+//! (browsers are heavy on 2 cores).
 
 mod browser;
 #[path = "../common/mod.rs"]
 mod common;
+mod go;
+mod site;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -72,6 +75,19 @@ async fn no_horizontal_overflow(client: &Client, screen: &str) {
     assert_eq!(fits, Value::Bool(true), "{screen} overflows horizontally at width {width}");
 }
 
+/// Creates a room of `game` with `config` through the API, as the game page's "Create a room" does.
+async fn create_room(server: &Server, game: &str, config: Value) -> String {
+    let room = room_code();
+    let created = reqwest::Client::new()
+        .post(format!("{}/api/game", server.base))
+        .json(&serde_json::json!({"roomId": room, "game": game, "config": config}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 200);
+    room
+}
+
 async fn take_seat(client: &Client, server: &Server, room: &str, seat: u8) {
     client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
     click(client, &format!("#take-seat-{seat}")).await;
@@ -86,7 +102,7 @@ async fn take_seat(client: &Client, server: &Server, room: &str, seat: u8) {
 
 /// Two browsers seated in a new room, red having opened at the centre and blue having seen it.
 async fn opened_game(driver: &Driver, server: &Server) -> (Client, Client) {
-    let room = room_code();
+    let room = create_room(server, "popucom", serde_json::json!({})).await;
     let (red, blue) = (driver.browser().await, driver.browser().await);
     take_seat(&red, server, &room, 1).await;
     take_seat(&blue, server, &room, 2).await;
@@ -107,10 +123,13 @@ async fn a_local_game_played_to_the_end_shows_the_right_winner() {
     let client = driver.browser().await;
     client.goto(&server.base).await.unwrap();
     assert_eq!(js(&client, "return window.innerWidth").await, Value::from(375), "a 375 px wide viewport");
-    wait_until(&client, "return !!document.getElementById('play-local')", 10, "the home screen").await;
+    wait_until(&client, "return !!document.getElementById('popucom')", 10, "the home screen").await;
     no_horizontal_overflow(&client, "home").await;
     screenshot(&client, "home").await;
+    click(&client, "#popucom").await;
+    wait_until(&client, "return location.pathname === '/popucom'", 10, "POPUCOM's page").await;
     click(&client, "#play-local").await;
+    wait_until(&client, "return location.pathname === '/popucom/local'", 10, "the local game").await;
     let mut rng = SmallRng::seed_from_u64(11);
     let mut game = Popucom::default();
     while let Some(cell) = random_move(&game, &mut rng) {
@@ -133,7 +152,7 @@ async fn a_local_game_played_to_the_end_shows_the_right_winner() {
 async fn two_players_finish_an_online_game_while_a_third_watches() {
     let _one = exclusive();
     let (server, driver) = (Server::start(site_dist()), Driver::start());
-    let room = room_code();
+    let room = create_room(&server, "popucom", serde_json::json!({})).await;
     let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
     take_seat(&red, &server, &room, 1).await;
     take_seat(&blue, &server, &room, 2).await;
@@ -273,21 +292,25 @@ async fn a_lost_connection_is_shown_and_recovers_by_itself() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_room_of_another_game_says_so_instead_of_showing_a_wrong_board() {
+async fn a_takeback_is_asked_and_accepted_between_two_browsers() {
     let _one = exclusive();
     let (server, driver) = (Server::start(site_dist()), Driver::start());
-    let room = room_code();
-    let created = reqwest::Client::new()
-        .post(format!("{}/api/game", server.base))
-        .json(&serde_json::json!({"roomId": room, "game": "edges"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(created.status(), 200);
-    let client = driver.browser().await;
-    client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
-    wait_until(&client, "return !!document.getElementById('other-game')", 10, "the other-game notice").await;
-    assert!(text(&client, "#other-game").await.contains("edges"));
-    let board = js(&client, "return !!document.getElementById('cell-0')").await;
-    assert_eq!(board, Value::Bool(false), "no POPUCOM board for an Edges & Blocks room");
+    let (red, blue) = opened_game(&driver, &server).await;
+    click(&blue, "#cell-0").await;
+    wait_until(&red, "return document.getElementById('cell-0').classList.contains('stone-2')", 10, "blue's move").await;
+    click(&red, "#takeback").await;
+    wait_until(&blue, "return !!document.getElementById('accept-takeback')", 10, "the request on blue's screen").await;
+    assert_eq!(text(&blue, "#role").await, "Your opponent asks to take back the last two moves.");
+    assert_eq!(text(&red, "#role").await, "You asked to take back the last two moves.");
+    click(&blue, "#accept-takeback").await;
+    let empty = "return document.querySelectorAll('.board .cell.stone-1, .board .cell.stone-2').length === 0";
+    for (who, client) in [("red", &red), ("blue", &blue)] {
+        wait_until(client, empty, 10, &format!("{who}'s board back at the start")).await;
+        assert_eq!(board(client).await, expected_board(&Popucom::default()), "{who}");
+    }
+    wait_until(&red, "return document.getElementById('role').textContent === 'Your turn'", 10, "red to move again")
+        .await;
+    click(&red, "#cell-80").await;
+    wait_until(&blue, "return document.getElementById('cell-80').classList.contains('stone-1')", 10, "play goes on")
+        .await;
 }

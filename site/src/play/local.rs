@@ -131,6 +131,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
             {scoreboard::<U>(shown.into(), result, names)}
             {U::board(props)}
             <ConfirmBar
+                needed=Signal::derive(needs_confirm)
                 waiting=Signal::derive(move || ghost.with(Option::is_some))
                 confirm=Callback::new(move |_| if let Some(mv) = ghost.get_untracked() { commit(mv) })
                 cancel=Callback::new(move |_| ghost.set(None))

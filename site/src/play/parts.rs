@@ -119,9 +119,15 @@ pub fn move_list<U: GameUi>(history: Signal<History<U::G>>, step: RwSignal<Optio
 /// Shown while a move waits for confirmation: confirm it, or take it back. Placed right under the
 /// board, away from pass and resign.
 #[component]
-pub fn ConfirmBar(#[prop(into)] waiting: Signal<bool>, confirm: Callback<()>, cancel: Callback<()>) -> impl IntoView {
+pub fn ConfirmBar(
+    #[prop(into)] needed: Signal<bool>,
+    #[prop(into)] waiting: Signal<bool>,
+    confirm: Callback<()>,
+    cancel: Callback<()>,
+) -> impl IntoView {
     view! {
-        <div class="confirm-bar" class:hidden=move || !waiting.get()>
+        // Its room is kept while moves need confirming, so the page does not jump when it shows.
+        <div class="confirm-bar" class:hidden=move || !waiting.get() class:off=move || !needed.get()>
             <button class="button primary" id="confirm-move" disabled=move || !waiting.get()
                 on:click=move |_| confirm.run(())>{tr("confirm-move")}</button>
             <button class="button" id="cancel-move" disabled=move || !waiting.get()

@@ -443,7 +443,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     };
     let seat_buttons = move || {
         let view = room.get()?;
-        if held.get().is_some() || watching.get() {
+        if held.get().is_some() || watching.get() || view.seats.iter().all(|s| s.taken) {
             return None;
         }
         let buttons = view
@@ -519,6 +519,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 {scoreboard::<U>(shown.into(), result, names)}
                 {U::board(props)}
                 <ConfirmBar
+                    needed=Signal::derive(needs_confirm)
                     waiting=Signal::derive(move || ghost.with(Option::is_some))
                     confirm=Callback::new(move |_| if let Some(mv) = ghost.get_untracked() { commit(mv) })
                     cancel=Callback::new(move |_| ghost.set(None))

@@ -1,0 +1,124 @@
+//! The site's addresses: every page loads directly (not only by in-app navigation) with its own
+//! title, back and forward work across page loads and in-app moves, rooms of games not playable yet
+//! and unknown rooms say so, and the crawler files are real files.
+
+use serde_json::Value;
+
+use crate::browser::{click, js, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::common::Server;
+use crate::{create_room, exclusive, no_horizontal_overflow};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_address_loads_directly_with_its_own_title() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let room = create_room(&server, "go", serde_json::json!({"size": 9})).await;
+    let client = driver.browser().await;
+    let pages = [
+        ("/", "#popucom", "Tabula — board games, played fairly"),
+        ("/popucom", "#play-local", "POPUCOM three-match chess — rules and play — Tabula"),
+        ("/go", "#option-size", "Go — rules and play — Tabula"),
+        ("/edges", "#coming-soon", "Edges & Blocks — rules and play — Tabula"),
+        ("/chess", "#coming-soon", "Fairy chess — rules and play — Tabula"),
+        ("/triplex", "#coming-soon", "Triplex — rules and play — Tabula"),
+        ("/popucom/local", "#cell-40", "POPUCOM three-match chess on this device — Tabula"),
+        ("/go/local?size=13", "#point-168", "Go on this device — Tabula"),
+        ("/local", "#cell-40", "POPUCOM three-match chess on this device — Tabula"),
+        (&format!("/room/{room}"), "#take-seat-1", &format!("Room {room} — Tabula")),
+        ("/no/such/page", ".not-found", "Page not found — Tabula"),
+    ];
+    for (path, marker, title) in pages {
+        client.goto(&format!("{}{path}", server.base)).await.unwrap();
+        // The pre-rendered page has most markers too: the app must have replaced it.
+        wait_for_app(&client).await;
+        wait_until(&client, &format!("return !!document.querySelector('{marker}')"), 10, path).await;
+        wait_until(&client, &format!("return document.title === {title:?}"), 10, &format!("{path}'s title")).await;
+        let description = js(&client, "return document.querySelector('meta[name=description]').content").await;
+        assert!(description.as_str().is_some_and(|d| d.len() > 20), "{path}: description {description}");
+        no_horizontal_overflow(&client, path).await;
+    }
+    // The query string chose the board: a 13x13 board has 169 points.
+    client.goto(&format!("{}/go/local?size=13", server.base)).await.unwrap();
+    wait_until(&client, "return document.querySelectorAll('.go-board .pt').length === 169", 10, "13x13").await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn back_and_forward_work_across_page_loads_and_in_app_moves() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&server.base).await.unwrap();
+    click(&client, "#go").await;
+    wait_until(
+        &client,
+        "return location.pathname === '/go' && !!document.getElementById('play-local')",
+        10,
+        "Go's page",
+    )
+    .await;
+    click(&client, "#play-local").await;
+    wait_until(
+        &client,
+        "return location.pathname === '/go/local' && !!document.getElementById('point-40')",
+        10,
+        "the game",
+    )
+    .await;
+    client.back().await.unwrap();
+    wait_until(
+        &client,
+        "return location.pathname === '/go' && !!document.getElementById('option-size')",
+        10,
+        "back to Go's page",
+    )
+    .await;
+    client.back().await.unwrap();
+    wait_until(&client, "return location.pathname === '/' && !!document.getElementById('popucom')", 10, "back home")
+        .await;
+    client.forward().await.unwrap();
+    wait_until(
+        &client,
+        "return location.pathname === '/go' && !!document.getElementById('option-size')",
+        10,
+        "forward to Go",
+    )
+    .await;
+    client.forward().await.unwrap();
+    wait_until(
+        &client,
+        "return location.pathname === '/go/local' && !!document.getElementById('point-40')",
+        10,
+        "forward to the game",
+    )
+    .await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_that_cannot_be_played_say_why() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let room = create_room(&server, "edges", serde_json::json!({})).await;
+    let client = driver.browser().await;
+    client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&client, "return !!document.getElementById('other-game')", 10, "the other-game notice").await;
+    assert!(text(&client, "#other-game").await.contains("Edges & Blocks"));
+    let board = js(&client, "return !!document.querySelector('.board')").await;
+    assert_eq!(board, Value::Bool(false), "no board for a game the site cannot play yet");
+    client.goto(&format!("{}/room/nosuchroom", server.base)).await.unwrap();
+    wait_until(&client, "return !!document.getElementById('room-missing')", 10, "the missing-room notice").await;
+    assert_eq!(text(&client, "#room-missing").await, "There is no room nosuchroom.");
+    client.close().await.unwrap();
+
+    let http = reqwest::Client::new();
+    for (path, kind) in [("/robots.txt", "text/plain"), ("/sitemap.xml", "text/xml")] {
+        let answer = http.get(format!("{}{path}", server.base)).send().await.unwrap();
+        assert_eq!(answer.status(), 200, "{path}");
+        let content_type = answer.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(content_type.starts_with(kind), "{path} is {content_type}");
+        assert!(!answer.text().await.unwrap().contains("<html"), "{path} is not the app's page");
+    }
+    let missing = http.get(format!("{}/no/such/page", server.base)).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+}
