@@ -119,6 +119,39 @@ pub async fn fetch_room(room: &str, etag: Option<&str>) -> Result<Fetched, ApiEr
     Ok(Fetched::Room { room, etag })
 }
 
+/// The room the room page's start script already asked the API for (to pick the bundle), so the
+/// first view needs no second request. Used once.
+pub async fn prefetched(room: &str) -> Option<RoomView> {
+    use wasm_bindgen::JsCast;
+    let window = crate::browser::window()?;
+    let key = wasm_bindgen::JsValue::from_str("tabulaRoom");
+    let promise = js_sys::Reflect::get(&window, &key).ok()?.dyn_into::<js_sys::Promise>().ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let value = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let text = js_sys::JSON::stringify(&value).ok()?.as_string()?;
+    let view: RoomView = serde_json::from_str(&text).ok()?;
+    (view.room_id == room).then_some(view)
+}
+
+/// Only a room's game kind: for the pages that must know whose room it is and nothing more (they
+/// then need none of the room's JSON).
+pub async fn room_game(room: &str) -> Result<String, ApiError> {
+    #[derive(Deserialize)]
+    struct Kind {
+        game: String,
+    }
+    let response = send(Request::get(URL).query([("roomId", room)]), None).await?;
+    let body = response.text().await.map_err(network)?;
+    if response.ok() {
+        let kind: Kind = serde_json::from_str(&body).map_err(|e| ApiError::Network(e.to_string()))?;
+        return Ok(kind.game);
+    }
+    if response.status() >= 500 {
+        return Err(ApiError::Network(format!("server answered {}", response.status())));
+    }
+    Err(ApiError::Refused { status: response.status(), code: "room_not_found".into(), reason: None, message: String::new(), room: None })
+}
+
 pub struct Joined {
     pub room: RoomView,
     pub seat: Option<u8>,

@@ -99,3 +99,17 @@ pub fn download_url(document: &web_sys::Document, file: &str, url: &str) {
     anchor.set_download(file);
     anchor.click();
 }
+
+/// Adds a game's stylesheet to the page unless the page already has it (`<style id="css-go">`).
+pub fn ensure_style(game: &str, css: &str) {
+    let Some(document) = document() else { return };
+    let id = format!("css-{game}");
+    if document.get_element_by_id(&id).is_some() {
+        return;
+    }
+    if let (Ok(style), Some(head)) = (document.create_element("style"), document.head()) {
+        style.set_id(&id);
+        style.set_text_content(Some(css));
+        let _ = head.append_child(&style);
+    }
+}

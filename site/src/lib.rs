@@ -46,6 +46,7 @@ pub fn bundle_game() -> Option<games::Slug> {
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
     use leptos::prelude::*;
+    // A panic ends in a WebAssembly trap; the page's start script shows the crash notice.
     console_error_panic_hook::set_once();
     // The pre-rendered page is replaced by the live one, laid out the same.
     if let Some(body) = browser::document().and_then(|d| d.body()) {

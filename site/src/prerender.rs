@@ -27,6 +27,8 @@ pub struct Page {
     pub noindex: bool,
     /// Listed in the sitemap.
     pub public: bool,
+    /// The game whose stylesheet the page inlines (its board is pre-rendered).
+    pub game: Option<String>,
     pub body: String,
 }
 
@@ -42,6 +44,11 @@ impl CustomExecutor for NoTasks {
 fn render(route: Route, bundle: Option<Slug>) -> String {
     let owner = Owner::new();
     owner.with(|| view! { <App route=route bundle=bundle /> }.to_html())
+}
+
+/// Each playable game's stylesheet, by game name.
+pub fn styles() -> Vec<(&'static str, &'static str)> {
+    Slug::ALL.into_iter().filter_map(|slug| Some((slug.name(), crate::games::screens(slug)?.css()))).collect()
 }
 
 /// The languages the browser fetches (all but English): tag and messages.
@@ -81,6 +88,10 @@ pub fn pages() -> Vec<Page> {
             (_, None) => "home".to_owned(),
         };
         let path = if noindex { "/room/".to_owned() } else { route.path() };
+        let game = match &route {
+            Route::Game(slug) | Route::Local(slug) if slug.playable() => Some(slug.name().to_owned()),
+            _ => None,
+        };
         Page {
             path,
             file: file.to_owned(),
@@ -89,6 +100,7 @@ pub fn pages() -> Vec<Page> {
             description,
             noindex,
             public,
+            game,
             body: render(route, bundle),
         }
     };

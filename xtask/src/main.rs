@@ -116,7 +116,7 @@ pub(crate) fn ensure_wasm_target() -> Result<()> {
 
 fn test() -> Result<()> {
     ensure_wasm_target()?;
-    let postgrest = services::ensure_test_services()?;
+    let services = services::ensure_test_services()?;
     // The browser tests run against the built site.
     site::build_site()?;
     run("cargo", &["fmt", "--all", "--check"])?;
@@ -125,7 +125,11 @@ fn test() -> Result<()> {
     // Every target (unit, integration, benches run once as smoke tests), then the doc examples.
     let mut tally = Tally::default();
     let dist = site::dist_dir();
-    let envs = [("TABULA_POSTGREST", postgrest.as_os_str()), ("TABULA_SITE_DIST", dist.as_os_str())];
+    let envs = [
+        ("TABULA_POSTGREST", services.postgrest.as_os_str()),
+        ("TABULA_LIGHTHOUSE_MODULES", services.lighthouse_modules.as_os_str()),
+        ("TABULA_SITE_DIST", dist.as_os_str()),
+    ];
     cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally)?;
     cargo_test(&["--workspace", "--doc"], &envs, &mut tally)?;
     if tally.passed == 0 {

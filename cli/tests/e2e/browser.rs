@@ -74,10 +74,13 @@ pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
 }
 
-/// Waits (up to `seconds`) until `script` returns true.
+/// Waits (up to `seconds`) until `script` returns true. Fails at once if the app panicked (it
+/// marks `<html data-panic>`).
 pub async fn wait_until(client: &Client, script: &str, seconds: u64, what: &str) {
     let start = Instant::now();
     loop {
+        let panicked = js(client, "return document.documentElement.dataset.panic === '1'").await;
+        assert_eq!(panicked, Value::Bool(false), "the app panicked while waiting for {what}");
         if js(client, script).await == Value::Bool(true) {
             return;
         }

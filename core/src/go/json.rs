@@ -61,60 +61,59 @@ impl<'de> Deserialize<'de> for Vertex {
     }
 }
 
+/// A move's JSON: `{"type", "at"?, "colour"?}`. A plain struct rather than serde's internally
+/// tagged enum, which buffers every field first (its code weighs on the site's page budget); the
+/// same shapes are accepted and refused.
 #[derive(Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
-enum MoveRepr {
-    Play {
-        at: Vertex,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        colour: Option<Seat>,
-    },
-    Pass {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        colour: Option<Seat>,
-    },
-    Resign {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        colour: Option<Seat>,
-    },
-    Toggle {
-        at: Vertex,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        colour: Option<Seat>,
-    },
-    Accept {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        colour: Option<Seat>,
-    },
-    Resume {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        colour: Option<Seat>,
-    },
+#[serde(deny_unknown_fields)]
+struct MoveRepr {
+    #[serde(rename = "type")]
+    kind: MoveKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<Vertex>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    colour: Option<Seat>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum MoveKind {
+    Play,
+    Pass,
+    Resign,
+    Toggle,
+    Accept,
+    Resume,
 }
 
 impl Serialize for GoMove {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match *self {
-            GoMove::Play { at, colour } => MoveRepr::Play { at, colour },
-            GoMove::Pass { colour } => MoveRepr::Pass { colour },
-            GoMove::Resign { colour } => MoveRepr::Resign { colour },
-            GoMove::Toggle { at, colour } => MoveRepr::Toggle { at, colour },
-            GoMove::Accept { colour } => MoveRepr::Accept { colour },
-            GoMove::Resume { colour } => MoveRepr::Resume { colour },
-        }
-        .serialize(s)
+        let (kind, at) = match *self {
+            GoMove::Play { at, .. } => (MoveKind::Play, Some(at)),
+            GoMove::Pass { .. } => (MoveKind::Pass, None),
+            GoMove::Resign { .. } => (MoveKind::Resign, None),
+            GoMove::Toggle { at, .. } => (MoveKind::Toggle, Some(at)),
+            GoMove::Accept { .. } => (MoveKind::Accept, None),
+            GoMove::Resume { .. } => (MoveKind::Resume, None),
+        };
+        MoveRepr { kind, at, colour: self.colour() }.serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for GoMove {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match MoveRepr::deserialize(d)? {
-            MoveRepr::Play { at, colour } => GoMove::Play { at, colour },
-            MoveRepr::Pass { colour } => GoMove::Pass { colour },
-            MoveRepr::Resign { colour } => GoMove::Resign { colour },
-            MoveRepr::Toggle { at, colour } => GoMove::Toggle { at, colour },
-            MoveRepr::Accept { colour } => GoMove::Accept { colour },
-            MoveRepr::Resume { colour } => GoMove::Resume { colour },
+        let MoveRepr { kind, at, colour } = MoveRepr::deserialize(d)?;
+        let point = || at.ok_or_else(|| D::Error::missing_field("at"));
+        if at.is_some() && !matches!(kind, MoveKind::Play | MoveKind::Toggle) {
+            return Err(D::Error::custom("this move type takes no `at`"));
+        }
+        Ok(match kind {
+            MoveKind::Play => GoMove::Play { at: point()?, colour },
+            MoveKind::Toggle => GoMove::Toggle { at: point()?, colour },
+            MoveKind::Pass => GoMove::Pass { colour },
+            MoveKind::Resign => GoMove::Resign { colour },
+            MoveKind::Accept => GoMove::Accept { colour },
+            MoveKind::Resume => GoMove::Resume { colour },
         })
     }
 }
@@ -283,5 +282,40 @@ pub struct GoView {
 impl GoView {
     pub(super) fn of(game: &Go) -> GoView {
         GoView { state: game.clone() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn moves_read_and_write_their_json_shapes() {
+        let at: Vertex = "C3".parse().unwrap();
+        let moves = [
+            (GoMove::Play { at, colour: None }, json!({"type": "play", "at": "C3"})),
+            (GoMove::Pass { colour: Some(Seat::Two) }, json!({"type": "pass", "colour": 2})),
+            (GoMove::Resign { colour: None }, json!({"type": "resign"})),
+            (GoMove::Toggle { at, colour: Some(Seat::One) }, json!({"type": "toggle", "at": "C3", "colour": 1})),
+            (GoMove::Accept { colour: Some(Seat::One) }, json!({"type": "accept", "colour": 1})),
+            (GoMove::Resume { colour: Some(Seat::Two) }, json!({"type": "resume", "colour": 2})),
+        ];
+        for (mv, json) in moves {
+            assert_eq!(serde_json::to_value(mv).unwrap(), json);
+            assert_eq!(serde_json::from_value::<GoMove>(json).unwrap(), mv);
+        }
+        for bad in [
+            json!({"type": "play"}),
+            json!({"type": "pass", "at": "C3"}),
+            json!({"type": "jump", "at": "C3"}),
+            json!({"type": "play", "at": "C3", "extra": 1}),
+            json!({"type": "play", "at": "Z99"}),
+            json!({"at": "C3"}),
+            json!({"type": "play", "at": "C3", "colour": 3}),
+        ] {
+            assert!(serde_json::from_value::<GoMove>(bad.clone()).is_err(), "{bad}");
+        }
     }
 }

@@ -76,10 +76,13 @@ pub fn Home() -> impl IntoView {
         .into_iter()
         .map(|slug| {
             view! {
+                // The whole card is the link: a big target, and link text that says what it opens.
                 <li class="game-card">
-                    <h3><Link route=Route::Game(slug) id=slug.name()>{tr(slug.title_id())}</Link></h3>
-                    <p>{tr(slug.pitch_id())}</p>
-                    {(!slug.playable()).then(|| view! { <p class="soon">{tr("coming-soon")}</p> })}
+                    <Link route=Route::Game(slug) id=slug.name()>
+                        <h3>{tr(slug.title_id())}</h3>
+                        <p>{tr(slug.pitch_id())}</p>
+                        {(!slug.playable()).then(|| view! { <p class="soon">{tr("coming-soon")}</p> })}
+                    </Link>
                 </li>
             }
         })

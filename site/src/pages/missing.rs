@@ -5,7 +5,7 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::api::{self, ApiError, Fetched};
+use crate::api::{self, ApiError};
 use crate::browser;
 use crate::games::Slug;
 use crate::i18n::{tr, use_i18n};
@@ -44,9 +44,9 @@ pub fn RoomElsewhere(code: String) -> impl IntoView {
         spawn_local(async move {
             let mut failures = 0u32;
             loop {
-                match api::fetch_room(&code, None).await {
-                    Ok(Fetched::Room { room, .. }) => {
-                        match Slug::from_name(&room.game) {
+                match api::room_game(&code).await {
+                    Ok(game) => {
+                        match Slug::from_name(&game) {
                             Some(slug) if slug.playable() => {
                                 if !reload_once(&code) {
                                     found.set(Found::Stuck);
@@ -57,7 +57,7 @@ pub fn RoomElsewhere(code: String) -> impl IntoView {
                         }
                         break;
                     }
-                    Err(ApiError::Refused { .. }) | Ok(Fetched::Unchanged) => {
+                    Err(ApiError::Refused { .. }) => {
                         found.set(Found::NoRoom);
                         break;
                     }
@@ -73,7 +73,7 @@ pub fn RoomElsewhere(code: String) -> impl IntoView {
     let title = code.clone();
     view! {
         <section class="game online">
-            <h1 class="page-title room-title">{move || i18n.t_with("room-title", &[("code", title.clone().into())])}</h1>
+            {crate::play::room_header(title.clone())}
             <Show when=move || offline.get() && found.get() == Found::Looking>
                 <p class="offline" role="status" id="connection-lost">{tr("connection-lost")}</p>
             </Show>

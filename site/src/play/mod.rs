@@ -16,7 +16,7 @@ use tabula_core::{Game, Seat};
 
 pub use history::History;
 pub use input::{BoardProps, Confirm};
-pub use parts::Diagram;
+pub use parts::{room_header, Diagram};
 pub use picture::Canvas;
 
 use crate::games::Slug;
@@ -27,6 +27,9 @@ use crate::i18n::I18n;
 pub trait GameUi: Copy + Send + Sync + 'static {
     type G: Game + PartialEq;
     const SLUG: Slug;
+    /// The game's stylesheet (its `board.css`): inlined into its pre-rendered pages by the build,
+    /// added by its bundle where a page did not have it (rooms).
+    const CSS: &'static str;
 
     /// The message id naming a colour ("Red", "Black").
     fn colour_id(seat: Seat) -> &'static str;
@@ -96,6 +99,8 @@ impl<G: Game> Copy for Record<G> {}
 /// A game's screens as the router asks for them (object-safe, so the registry can list them).
 pub trait Screens: Sync {
     fn slug(&self) -> Slug;
+    /// The game's stylesheet.
+    fn css(&self) -> &'static str;
     /// The rules pictures and the options check of the game's page.
     fn diagrams(&self) -> AnyView;
     /// Whether the engine accepts `config`, and if not why (in the engine's words).
@@ -112,7 +117,12 @@ impl<U: GameUi> Screens for ScreensOf<U> {
         U::SLUG
     }
 
+    fn css(&self) -> &'static str {
+        U::CSS
+    }
+
     fn diagrams(&self) -> AnyView {
+        crate::browser::ensure_style(U::SLUG.name(), U::CSS);
         #[cfg(feature = "local-screen")]
         return parts::diagrams::<U>().into_any();
         #[cfg(not(feature = "local-screen"))]
@@ -124,6 +134,7 @@ impl<U: GameUi> Screens for ScreensOf<U> {
     }
 
     fn local(&self) -> AnyView {
+        crate::browser::ensure_style(U::SLUG.name(), U::CSS);
         #[cfg(feature = "local-screen")]
         return view! { <local::LocalScreen<U> /> }.into_any();
         #[cfg(not(feature = "local-screen"))]
@@ -131,6 +142,7 @@ impl<U: GameUi> Screens for ScreensOf<U> {
     }
 
     fn room(&self, code: String) -> AnyView {
+        crate::browser::ensure_style(U::SLUG.name(), U::CSS);
         #[cfg(feature = "room-screen")]
         return view! { <room::RoomScreen<U> code=code /> }.into_any();
         #[cfg(not(feature = "room-screen"))]

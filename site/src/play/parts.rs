@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use tabula_core::{Game, Seat};
 
 use super::{colour_name, BoardProps, GameUi, History};
+use crate::browser;
 use crate::i18n::{tr, use_i18n, I18n};
 
 /// "Black (Ann) wins · by 3.5 points", or "Draw · after 50 moves".
@@ -170,4 +171,30 @@ pub fn diagrams<U: GameUi>() -> impl IntoView {
             })
         })
         .collect_view()
+}
+
+/// A room's heading: its code, the copy-link button and the link itself. The same on every room
+/// page, also the pre-rendered one, whose start script writes the code and link in before the app
+/// arrives (so the page's biggest text is painted at once and the app's copy does not move it).
+pub fn room_header(code: String) -> impl IntoView {
+    let i18n = use_i18n();
+    let url = if code.is_empty() { String::new() } else { format!("{}/room/{code}", browser::origin()) };
+    let copy = {
+        let url = url.clone();
+        move |_| {
+            if let Some(window) = browser::window() {
+                let _ = window.navigator().clipboard().write_text(&url);
+                if let Some(notice) = browser::element_by_id::<web_sys::HtmlElement>("link-notice") {
+                    notice.set_text_content(Some(&i18n.t("link-copied")));
+                }
+            }
+        }
+    };
+    view! {
+        <h1 class="page-title room-title">
+            <span class="room-name">{move || i18n.t_with("room-title", &[("code", code.clone().into())])}</span>
+            <button class="small" id="share-link" on:click=copy>{tr("share-link")}</button>
+        </h1>
+        <p class="share-url"><code>{url}</code> <span id="link-notice" role="status"></span></p>
+    }
 }

@@ -118,6 +118,10 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         if view.game != U::SLUG.name() {
             match Slug::from_name(&view.game).filter(|s| s.playable()) {
                 Some(_) => {
+                    // The page's start script chose this bundle from a remembered seat: that seat
+                    // is from another room of the same name. Forget it, and let the page load the
+                    // right bundle.
+                    storage::forget_seat(&view.room_id);
                     let _ = browser::window().map(|w| w.location().reload());
                 }
                 None => broken.set(true),
@@ -163,6 +167,13 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         spawn_local(async move {
             let mut token = remembered.map(|h| h.token);
             let mut failures = 0;
+            // Show the room the page already read; a spectator needs nothing more.
+            if let Some(view) = api::prefetched(&id).await {
+                accept(view);
+                if token.is_none() {
+                    return;
+                }
+            }
             while alive.load(Ordering::Relaxed) {
                 match api::join(&id, None, None, token.as_deref(), "").await {
                     Ok(joined) => {
@@ -203,7 +214,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         }
         Some(history)
     });
-    let history = Signal::derive(move || live.get().unwrap_or_else(|| History::new(Value::Null).expect("defaults")));
+    let history = Signal::derive(move || {
+        live.get().unwrap_or_else(|| History::new(serde_json::json!({})).expect("the default config is valid"))
+    });
     let count = Memo::new(move |_| step.get().unwrap_or(usize::MAX).min(history.with(History::len)));
     let shown = Memo::new(move |_| history.with(|h| h.position(count.get()).clone()));
     let before = Memo::new(move |_| count.get().checked_sub(1).map(|n| history.with(|h| h.position(n).clone())));
@@ -412,13 +425,6 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         }
         names
     });
-    let share_url = move || format!("{}/room/{}", browser::origin(), room_id());
-    let copy_link = move |_| {
-        if let Some(window) = browser::window() {
-            let _ = window.navigator().clipboard().write_text(&share_url());
-            notice.set(Some("link-copied".into()));
-        }
-    };
     let my_seat = move || held.get().map(|h| h.seat);
     let takeback_by = move || room.with(|r| r.as_ref().and_then(|r| r.takeback));
     let role_line = move || {
@@ -490,11 +496,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
 
     view! {
         <section class=format!("game online {}", U::SLUG.name())>
-            <h1 class="page-title room-title">
-                {move || i18n.t_with("room-title", &[("code", room_id().into())])}
-                <button class="small" id="share-link" on:click=copy_link>{tr("share-link")}</button>
-            </h1>
-            <p class="share-url"><code>{share_url}</code></p>
+            {super::parts::room_header(room_id())}
             <Show when=move || offline.get()>
                 <p class="offline" role="status" id="connection-lost">{tr("connection-lost")}</p>
             </Show>

@@ -90,6 +90,10 @@ pub fn SgfButtons(record: Record<Go>) -> impl IntoView {
             .with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
         browser::download("tabula-go.sgf", "application/x-go-sgf", &text);
     };
+    // Opening a file makes a local game: rooms' bundles leave the SGF reader out.
+    #[cfg(not(feature = "local-screen"))]
+    let open: Option<()> = None;
+    #[cfg(feature = "local-screen")]
     let open = record.load.map(|load| {
         let on_file = move |event: leptos::ev::Event| {
             let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };

@@ -1,0 +1,129 @@
+//! Lighthouse (12.8, its mobile defaults: simulated slow 4G, a 4x slower CPU) on every kind of page
+//! the site has, against `tabula serve` with the built site: the home, each game's page, each local
+//! game, and rooms of each game kind as a player and as a spectator. Fails below 100 for
+//! accessibility, best practices or SEO, or below 90 for performance; writes the table to
+//! `target/lighthouse.md` (docs/PERFORMANCE.md keeps it).
+//!
+//! Rooms are `noindex` on purpose (private games), which Lighthouse's `is-crawlable` audit counts
+//! against SEO: that one audit is skipped for rooms, and this test checks the `noindex` instead.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+use common::Server;
+
+const HINT: &str = "`cargo xtask test` builds the site and installs Chromium, Node and Lighthouse";
+
+fn site_dist() -> PathBuf {
+    let dist = std::env::var_os("TABULA_SITE_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../site/dist"));
+    assert!(dist.join("index.html").is_file(), "the site is not built at {}; {HINT}", dist.display());
+    dist
+}
+
+fn lighthouse_modules() -> PathBuf {
+    let modules = std::env::var_os("TABULA_LIGHTHOUSE_MODULES").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/tabula/npm-lighthouse/node_modules")
+    });
+    assert!(modules.join("lighthouse/core/index.js").is_file(), "no Lighthouse in {}; {HINT}", modules.display());
+    modules
+}
+
+/// Creates a room of `game` with both seats taken; returns its code and seat 1's token.
+fn room(server: &Server, game: &str) -> (String, String) {
+    let code = format!("lh{game}{}", rand::random::<u16>());
+    let http = reqwest::blocking::Client::new();
+    let mut token = String::new();
+    for seat in [1, 2] {
+        let joined: Value = http
+            .post(format!("{}/api/game", server.base))
+            .json(&json!({"roomId": code, "game": game, "seat": seat, "name": format!("Player {seat}")}))
+            .send()
+            .unwrap()
+            .json()
+            .unwrap();
+        if seat == 1 {
+            token = joined["token"].as_str().expect("a token for seat 1").to_owned();
+        }
+    }
+    (code, token)
+}
+
+#[test]
+fn every_kind_of_page_meets_the_lighthouse_bar() {
+    let server = Server::start(site_dist());
+    let base = &server.base;
+    let mut pages = vec![json!({"name": "home", "url": format!("{base}/")})];
+    for game in ["popucom", "go", "edges", "chess", "triplex"] {
+        pages.push(json!({"name": format!("{game} page"), "url": format!("{base}/{game}")}));
+    }
+    for game in ["popucom", "go"] {
+        pages.push(json!({"name": format!("{game} local game"), "url": format!("{base}/{game}/local")}));
+    }
+    for game in ["popucom", "go", "edges", "chess"] {
+        let (code, token) = room(&server, game);
+        let url = format!("{base}/room/{code}");
+        let seat = json!({"seat": 1, "token": token, "game": game}).to_string();
+        let storage = json!({ format!("tabula.seat.{code}"): seat });
+        pages.push(
+            json!({"name": format!("{game} room, player"), "url": url, "storage": storage, "skip": ["is-crawlable"]}),
+        );
+        pages.push(json!({"name": format!("{game} room, spectator"), "url": url, "skip": ["is-crawlable"]}));
+    }
+    let room_page = std::fs::read_to_string(site_dist().join("room.html")).unwrap();
+    assert!(room_page.contains("<meta name=\"robots\" content=\"noindex\">"), "rooms are noindex");
+
+    let chromium = std::env::var("TABULA_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let input = json!({"modules": lighthouse_modules(), "chrome": chromium, "pages": pages});
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/lighthouse/run.mjs");
+    let mut child = Command::new("node")
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run node: {e}; {HINT}"));
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "the Lighthouse runner failed");
+    let results: Vec<Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(results.len(), pages.len(), "one result per page");
+
+    let mut table = String::from(
+        "| page | performance (runs) | accessibility | best practices | SEO | largest contentful paint | total blocking time |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    let mut below = Vec::new();
+    for result in &results {
+        let score = |key: &str| result[key].as_u64().unwrap_or(0);
+        let runs: Vec<String> =
+            result["performance_runs"].as_array().into_iter().flatten().map(|r| r.to_string()).collect();
+        table += &format!(
+            "| {} | {} ({}) | {} | {} | {} | {:.1} s | {} ms |\n",
+            result["name"].as_str().unwrap_or("?"),
+            score("performance"),
+            runs.join(", "),
+            score("accessibility"),
+            score("best-practices"),
+            score("seo"),
+            score("lcp_ms") as f64 / 1000.0,
+            score("tbt_ms"),
+        );
+        let short = score("performance") < 90
+            || ["accessibility", "best-practices", "seo"].iter().any(|k| score(k) < 100)
+            || !result["runtime_error"].is_null();
+        if short {
+            below.push(format!("{}: {result}", result["name"]));
+        }
+    }
+    let report = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/lighthouse.md");
+    let _ = std::fs::write(&report, &table);
+    println!("{table}\n(written to {})", report.display());
+    assert!(below.is_empty(), "pages below the bar:\n{}", below.join("\n"));
+}
