@@ -149,7 +149,13 @@ pub async fn room_game(room: &str) -> Result<String, ApiError> {
     if response.status() >= 500 {
         return Err(ApiError::Network(format!("server answered {}", response.status())));
     }
-    Err(ApiError::Refused { status: response.status(), code: "room_not_found".into(), reason: None, message: String::new(), room: None })
+    Err(ApiError::Refused {
+        status: response.status(),
+        code: "room_not_found".into(),
+        reason: None,
+        message: String::new(),
+        room: None,
+    })
 }
 
 pub struct Joined {

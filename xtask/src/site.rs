@@ -335,7 +335,10 @@ pub fn build_site() -> Result<()> {
         report.push(format!("  bundle {name:<13} {:>7} bytes gzipped (JS and WASM)", bundle.gzipped));
     }
     write_crawler_files(&dist, &manifest.pages)?;
-    precompress(&dist)?;
+    // Vercel compresses what it serves; the copies are for `tabula serve`.
+    if std::env::var_os("VERCEL").is_none() {
+        precompress(&dist)?;
+    }
     eprintln!("xtask: site built in {}; first load of each page:\n{}", dist.display(), report.join("\n"));
     if !over.is_empty() {
         bail!("over budget: {}", over.join(", "));

@@ -215,6 +215,11 @@ async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
         "red plays on after the reload",
     )
     .await;
+    // The home offers to continue the game.
+    let room = js(&red, "return location.pathname.split('/')[2]").await.as_str().unwrap().to_owned();
+    red.goto(&server.base).await.unwrap();
+    let link = format!("return [...document.querySelectorAll('a.continue')].some(a => a.getAttribute('href') === '/room/{room}' && a.textContent.includes('POPUCOM'))");
+    wait_until(&red, &link, 10, "the continue link on the home").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -121,4 +121,54 @@ async fn rooms_that_cannot_be_played_say_why() {
     }
     let missing = http.get(format!("{}/no/such/page", server.base)).send().await.unwrap();
     assert_eq!(missing.status(), 404);
+    // Compressed as the browser asks, pages revalidated, hashed assets cached for good.
+    let page = http.get(format!("{}/go", server.base)).header("accept-encoding", "br, gzip").send().await.unwrap();
+    assert_eq!(page.headers()["content-encoding"], "br");
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    let html = std::fs::read_to_string(crate::browser::site_dist().join("go.html")).unwrap();
+    let asset = html.split("\"").find(|s| s.starts_with("/assets/go-") && s.ends_with(".wasm")).unwrap().to_owned();
+    let wasm = http.get(format!("{}{asset}", server.base)).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(wasm.headers()["content-encoding"], "gzip");
+    assert_eq!(wasm.headers()["cache-control"], "public, max-age=31536000, immutable");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_made_on_a_game_page_has_the_options_chosen_there() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/go", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    // A handicap of 5 on an even board is refused by the engine: the page says so, offers nothing.
+    js(&client, "const s = document.getElementById('option-size'); s.value = '12'; s.dispatchEvent(new Event('change')); \
+        const h = document.getElementById('option-handicap'); h.value = '5'; h.dispatchEvent(new Event('change')); return true").await;
+    wait_until(&client, "return document.getElementById('create-room').disabled", 5, "the refusal").await;
+    assert!(text(&client, "#options-message").await.starts_with("These options cannot be played"));
+    js(&client, "const s = document.getElementById('option-size'); s.value = '13'; s.dispatchEvent(new Event('change')); \
+        const h = document.getElementById('option-handicap'); h.value = '2'; h.dispatchEvent(new Event('change')); \
+        const k = document.getElementById('option-komi'); k.value = '0.5'; k.dispatchEvent(new Event('change')); return true").await;
+    wait_until(&client, "return !document.getElementById('create-room').disabled", 5, "valid options").await;
+    click(&client, "#create-room").await;
+    wait_until(
+        &client,
+        "return location.pathname.startsWith('/room/') && document.querySelectorAll('.go-board .pt').length === 169",
+        10,
+        "the new 13x13 room",
+    )
+    .await;
+    let code = js(&client, "return location.pathname.split('/')[2]").await.as_str().unwrap().to_owned();
+    let room: Value = reqwest::Client::new()
+        .get(format!("{}/api/game?roomId={code}", server.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(room["config"], serde_json::json!({"size": 13, "komi": 0.5, "handicap": 2, "ko": "psk"}));
+    assert_eq!(
+        js(&client, "return document.querySelectorAll('.go-board .pt.stone-1').length").await,
+        Value::from(2),
+        "two handicap stones"
+    );
 }
