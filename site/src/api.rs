@@ -56,7 +56,7 @@ pub enum ApiError {
 
 pub enum Fetched {
     Unchanged,
-    Room { room: RoomView, etag: Option<String> },
+    Room { room: Box<RoomView>, etag: Option<String> },
 }
 
 const URL: &str = "/api/game";
@@ -115,7 +115,7 @@ pub async fn fetch_room(room: &str, etag: Option<&str>) -> Result<Fetched, ApiEr
         return Ok(Fetched::Unchanged);
     }
     let etag = response.headers().get("etag");
-    let room = room_from(read(response).await?)?;
+    let room = Box::new(room_from(read(response).await?)?);
     Ok(Fetched::Room { room, etag })
 }
 
@@ -176,7 +176,7 @@ pub async fn join(
 ) -> Result<Joined, ApiError> {
     if game.is_none() && seat.is_none() && token.is_none() {
         return match fetch_room(room, None).await? {
-            Fetched::Room { room, .. } => Ok(Joined { room, seat: None, token: None }),
+            Fetched::Room { room, .. } => Ok(Joined { room: *room, seat: None, token: None }),
             Fetched::Unchanged => Err(ApiError::Network("unexpected 304".into())),
         };
     }

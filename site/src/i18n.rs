@@ -100,9 +100,12 @@ pub fn table(lang: Lang) -> Option<&'static [(&'static str, &'static str)]> {
     (lang == Lang::En).then_some(tables::EN)
 }
 
+/// A language's messages fetched at run time, sorted by id.
+type Fetched = (Lang, Vec<(String, String)>);
+
 thread_local! {
-    // Languages fetched at run time (sorted by id), for the ones not compiled in.
-    static FETCHED: std::cell::RefCell<Vec<(Lang, Vec<(String, String)>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    // The languages not compiled in, once fetched.
+    static FETCHED: std::cell::RefCell<Vec<Fetched>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn is_loaded(lang: Lang) -> bool {

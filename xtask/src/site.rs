@@ -81,14 +81,15 @@ struct Bundle {
 
 fn prerender() -> Result<Manifest> {
     eprintln!("xtask: cargo run --package tabula-site --bin prerender");
+    // Its stderr is the compiler's and Leptos' debug notes (reading signals outside an effect,
+    // which is what rendering once means): shown only if it fails.
     let output = Command::new("cargo")
         .args(["run", "--quiet", "--package", "tabula-site", "--bin", "prerender"])
         .current_dir(workspace_root())
-        .stderr(std::process::Stdio::inherit())
         .output()
         .context("could not run the pre-renderer")?;
     if !output.status.success() {
-        bail!("the pre-renderer failed ({})", output.status);
+        bail!("the pre-renderer failed ({}):\n{}", output.status, String::from_utf8_lossy(&output.stderr));
     }
     serde_json::from_slice(&output.stdout).context("reading the pre-renderer's manifest")
 }
@@ -130,7 +131,8 @@ fn build_bundle(spec: &BundleSpec, assets: &Path) -> Result<Bundle> {
         .out_name(name)
         .typescript(false)
         .omit_default_module_path(true)
-        .remove_name_section(true)
+        // TABULA_WASM_NAMES=1 keeps function names, for profiling (larger files, over budget).
+        .remove_name_section(std::env::var_os("TABULA_WASM_NAMES").is_none())
         .remove_producers_section(true)
         .generate(&scratch)
         .context("wasm-bindgen")?;

@@ -1,3 +1,6 @@
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
+
 //! `tabula serve` as the tests run it: the real binary on a free loopback port with its own rooms
 //! file, stopped when dropped, and restartable on the same port with the same rooms.
 

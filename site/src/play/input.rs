@@ -70,6 +70,29 @@ pub fn judge<G: Game>(
     Offer::Play
 }
 
+/// Carries out a judged offer: play it (`commit`), show it as a ghost, or say why not (`say` gets a
+/// message id, or `None` to clear the message). The local and the online screen differ only in those.
+pub fn carry_out<G: Game>(
+    offer: Offer,
+    mv: G::Move,
+    slug: Slug,
+    ghost: RwSignal<Option<G::Move>>,
+    say: impl Fn(Option<String>),
+    commit: impl FnOnce(G::Move),
+) {
+    match offer {
+        Offer::Play => commit(mv),
+        Offer::Ghost => {
+            say(None);
+            ghost.set(Some(mv));
+        }
+        Offer::Refuse(id) => {
+            ghost.set(None);
+            say(Some(refusal_id(slug, &id, crate::i18n::has)));
+        }
+    }
+}
+
 /// The message id for a refusal code of `game`: its own wording if it has one, else the shared one.
 pub fn refusal_id(slug: Slug, id: &str, has: impl Fn(&str) -> bool) -> String {
     let own = format!("{}-{id}", slug.name());

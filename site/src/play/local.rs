@@ -6,14 +6,14 @@ use std::marker::PhantomData;
 use leptos::prelude::*;
 use tabula_core::{Game, Seat};
 
-use super::input::{judge, refusal_id, Offer};
+use super::input::{carry_out, judge};
 use super::parts::{move_list, scoreboard, ConfirmBar};
 use super::picture::save_button;
 use super::{BoardProps, Confirm, GameUi, History, Record};
+use crate::browser;
 use crate::games::{config_of, option_values};
 use crate::i18n::{tr, use_i18n};
 use crate::storage::{self, SavedGame};
-use crate::{browser, i18n};
 
 /// The game to start with: the saved one if it has these options, else a new one.
 fn starting_history<U: GameUi>() -> (History<U::G>, Option<String>) {
@@ -86,17 +86,14 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         let offer = shown.with_untracked(|g| {
             judge(g, &mv, acting.get_untracked(), true, confirming, ghost.get_untracked().as_ref())
         });
-        match offer {
-            Offer::Play => commit(mv),
-            Offer::Ghost => {
-                message.set(None);
-                ghost.set(Some(mv));
-            }
-            Offer::Refuse(id) => {
-                ghost.set(None);
-                message.set(Some(i18n.t(&refusal_id(U::SLUG, &id, i18n::has))));
-            }
-        }
+        carry_out::<U::G>(
+            offer,
+            mv,
+            U::SLUG,
+            ghost,
+            |id: Option<String>| message.set(id.map(|id| i18n.t(&id))),
+            commit,
+        );
     };
     let play = Callback::new(move |mv| offer(mv, needs_confirm()));
     let act = Callback::new(move |mv| offer(mv, false));

@@ -13,7 +13,7 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 use tabula_core::{Game, Seat};
 
-use super::input::{judge, refusal_id, Offer};
+use super::input::{carry_out, judge, refusal_id};
 use super::parts::{move_list, scoreboard, ConfirmBar};
 use super::picture::save_button;
 use super::{BoardProps, Confirm, GameUi, History, Record};
@@ -167,8 +167,11 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         spawn_local(async move {
             let mut token = remembered.map(|h| h.token);
             let mut failures = 0;
-            // Show the room the page already read; a spectator needs nothing more.
+            // Show the room the page already read; a spectator needs nothing more. The room is
+            // drawn in a task of its own, after the page's frame: two short tasks keep a slow
+            // phone responsive where one long one would not.
             if let Some(view) = api::prefetched(&id).await {
+                TimeoutFuture::new(0).await;
                 accept(view);
                 if token.is_none() {
                     return;
@@ -275,7 +278,10 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                         offline.set(false);
                         // A move or action answered while this poll was in flight: its room is newer.
                         let unchanged = generation.load(Ordering::Relaxed) == before;
-                        if unchanged && pending.try_with_untracked(Option::is_none).unwrap_or(false) && sync(&view) {
+                        if unchanged
+                            && pending.try_with_untracked(Option::is_none).unwrap_or(false)
+                            && sync(view.as_ref())
+                        {
                             etag.set_value(tag);
                         }
                     }
@@ -368,17 +374,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         let acting_as = if over.get_untracked() { None } else { my_colour.get_untracked() };
         let offer =
             shown.with_untracked(|g| judge(g, &mv, acting_as, false, confirming, ghost.get_untracked().as_ref()));
-        match offer {
-            Offer::Play => commit(mv),
-            Offer::Ghost => {
-                notice.set(None);
-                ghost.set(Some(mv));
-            }
-            Offer::Refuse(id) => {
-                ghost.set(None);
-                notice.set(Some(refusal_id(U::SLUG, &id, i18n::has)));
-            }
-        }
+        carry_out::<U::G>(offer, mv, U::SLUG, ghost, |id| notice.set(id), commit);
     };
     let play = Callback::new(move |mv| offer(mv, needs_confirm()));
     let act = Callback::new(move |mv| offer(mv, false));
@@ -542,7 +538,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                             on:click=action("decline_takeback")>{tr("takeback-decline")}</button>
                     </div>
                 </Show>
-                {move_list::<U>(history.into(), step)}
+                {move_list::<U>(history, step)}
                 <div class="actions">
                     <Show when=move || may_ask_takeback() && !over.get()>
                         <button class="button" id="takeback" disabled=move || acting_now.get()

@@ -224,10 +224,8 @@ pub fn GoBoard(props: BoardProps<Go>) -> impl IntoView {
         }
     }
     cells.push(view! { <span class="coord" aria-hidden="true"></span> }.into_any());
-    for col in 0..size {
-        cells.push(
-            view! { <span class="coord" aria-hidden="true">{(LETTERS[col] as char).to_string()}</span> }.into_any(),
-        );
+    for letter in &LETTERS[..size] {
+        cells.push(view! { <span class="coord" aria-hidden="true">{(*letter as char).to_string()}</span> }.into_any());
     }
     let base = if diagram { "board go-board diagram-board" } else { "board go-board" };
     view! {
