@@ -10,6 +10,7 @@ use crate::pages::home::Home;
 #[cfg(feature = "home-pages")]
 use crate::pages::missing::{NotFound, RoomElsewhere};
 use crate::route::{Link, Route, Router};
+use crate::storage::{self, Settings};
 use crate::{browser, pages};
 
 #[component]
@@ -31,6 +32,11 @@ fn LanguageSwitch() -> impl IntoView {
     }
 }
 
+/// This device's settings (storage.rs), shared through context; changes are saved at once.
+pub fn use_settings() -> RwSignal<Settings> {
+    expect_context::<RwSignal<Settings>>()
+}
+
 /// The app at `route`, in a bundle carrying the screens of `bundle` (`None`: the home bundle).
 #[component]
 pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
@@ -38,6 +44,16 @@ pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
     provide_context(i18n);
     let router = Router::install(route);
     provide_context(router);
+    let settings = RwSignal::new(storage::settings());
+    provide_context(settings);
+    Effect::new(move |_| {
+        let current = settings.get();
+        storage::save_settings(&current);
+        // Colour-blind shapes and patterns are CSS, keyed on the root's class.
+        if let Some(root) = browser::document().and_then(|d| d.document_element()) {
+            let _ = root.class_list().toggle_with_force("colour-blind", current.colour_blind);
+        }
+    });
     Effect::new(move |_| {
         if let Some(root) = browser::document().and_then(|d| d.document_element()) {
             let _ = root.set_attribute("lang", i18n.lang.get().tag());

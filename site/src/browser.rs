@@ -69,10 +69,17 @@ pub fn random_u64() -> u64 {
     }
 }
 
+thread_local! {
+    // The page's own title, and the one that says a move is waiting (while that is so).
+    static TITLES: std::cell::RefCell<(String, Option<String>)> = const { std::cell::RefCell::new((String::new(), None)) };
+}
+
 /// Sets the page's title and meta description (each page has its own, in the reader's language).
 pub fn set_head(title: &str, description: &str) {
     let Some(document) = document() else { return };
-    document.set_title(title);
+    TITLES.with(|t| t.borrow_mut().0 = title.to_owned());
+    let waiting = TITLES.with(|t| t.borrow().1.clone());
+    document.set_title(waiting.as_deref().unwrap_or(title));
     if let Ok(Some(meta)) = document.query_selector("meta[name=description]") {
         let _ = meta.set_attribute("content", description);
     }
@@ -112,4 +119,64 @@ pub fn ensure_style(game: &str, css: &str) {
         style.set_text_content(Some(css));
         let _ = head.append_child(&style);
     }
+}
+
+/// The favicon with a red dot: a move is waiting.
+const ATTENTION_ICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 64'%3E\
+%3Crect width='64' height='64' rx='14' fill='%23141826'/%3E%3Ccircle cx='22' cy='24' r='11' fill='%23ff5470'/%3E\
+%3Ccircle cx='42' cy='40' r='11' fill='%233da9fc'/%3E%3Ccircle cx='50' cy='14' r='12' fill='%23ffd166'/%3E%3C/svg%3E";
+
+/// Shows in the tab that a move is waiting (`Some(title)`, with the favicon's dot) or not (`None`).
+pub fn set_attention(waiting: Option<String>) {
+    let Some(document) = document() else { return };
+    let base = TITLES.with(|t| {
+        let mut t = t.borrow_mut();
+        t.1 = waiting.clone();
+        t.0.clone()
+    });
+    document.set_title(waiting.as_deref().unwrap_or(&base));
+    if let Ok(Some(icon)) = document.query_selector("link[rel=icon]") {
+        let href = if waiting.is_some() { ATTENTION_ICON } else { "/favicon.svg" };
+        let _ = icon.set_attribute("href", href);
+    }
+}
+
+/// A short two-note chime (Web Audio; no sound file to download).
+pub fn chime() {
+    let Ok(audio) = web_sys::AudioContext::new() else { return };
+    let now = audio.current_time();
+    for (i, frequency) in [660.0, 880.0].into_iter().enumerate() {
+        let (Ok(tone), Ok(gain)) = (audio.create_oscillator(), audio.create_gain()) else { return };
+        tone.frequency().set_value(frequency);
+        let start = now + i as f64 * 0.12;
+        gain.gain().set_value(0.0);
+        let _ = gain.gain().linear_ramp_to_value_at_time(0.2, start + 0.01);
+        let _ = gain.gain().linear_ramp_to_value_at_time(0.0, start + 0.11);
+        let _ = tone.connect_with_audio_node(&gain).and_then(|_| gain.connect_with_audio_node(&audio.destination()));
+        let _ = tone.start_with_when(start);
+        let _ = tone.stop_with_when(start + 0.12);
+    }
+}
+
+/// A browser notification, if the player allowed them.
+pub fn notify(title: &str, body: &str) {
+    if window().is_none() || web_sys::Notification::permission() != web_sys::NotificationPermission::Granted {
+        return;
+    }
+    let options = web_sys::NotificationOptions::new();
+    options.set_body(body);
+    options.set_tag("tabula-your-move");
+    let _ = web_sys::Notification::new_with_options(title, &options);
+}
+
+/// Asks for permission to notify; `done` gets whether it was granted.
+pub fn ask_to_notify(done: impl FnOnce(bool) + 'static) {
+    if window().is_none() {
+        return;
+    }
+    let Ok(promise) = web_sys::Notification::request_permission() else { return done(false) };
+    wasm_bindgen_futures::spawn_local(async move {
+        let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
+        done(answer.ok().and_then(|a| a.as_string()).as_deref() == Some("granted"));
+    });
 }

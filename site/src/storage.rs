@@ -44,6 +44,40 @@ pub fn set_player_name(name: &str) {
     set("tabula.name", name);
 }
 
+/// Whether moves wait for a confirmation: on touch screens and small boards (`Auto`), always, or
+/// never.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfirmMoves {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// This device's settings for every game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub confirm: ConfirmMoves,
+    /// A short sound when it becomes your move in a room.
+    pub sound: bool,
+    /// A browser notification when it becomes your move while the page is in the background.
+    pub notify: bool,
+    /// Shapes and patterns besides colours.
+    pub colour_blind: bool,
+}
+
+pub fn settings() -> Settings {
+    get("tabula.settings").and_then(|json| serde_json::from_str(&json).ok()).unwrap_or_default()
+}
+
+pub fn save_settings(settings: &Settings) {
+    if let Ok(json) = serde_json::to_string(settings) {
+        set("tabula.settings", &json);
+    }
+}
+
 /// A seat held in a room: which seat, the secret token that proves it, and the room's game (for
 /// the home's "continue" list; absent in seats saved by the first version).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -135,3 +135,25 @@ pub async fn screenshot(client: &Client, name: &str) {
     std::fs::write(&path, png).unwrap();
     println!("screenshot: {}", path.display());
 }
+
+/// A Chrome DevTools Protocol command through chromedriver (`goog/cdp/execute`): device emulation
+/// WebDriver itself has no command for (touch, vision deficiencies).
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(json!({"cmd": self.cmd, "params": self.params}).to_string()))
+    }
+}
+
+pub async fn cdp(client: &Client, cmd: &'static str, params: Value) {
+    client.issue_cmd(Cdp { cmd, params }).await.unwrap_or_else(|e| panic!("{cmd}: {e}"));
+}

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::api::{self, ApiError};
 use crate::games::Slug;
 use crate::i18n::{tr, use_i18n};
 use crate::route::{use_router, valid_room_code, Link, Route};
@@ -49,24 +50,47 @@ pub fn JoinByCode() -> impl IntoView {
 #[component]
 pub fn Home() -> impl IntoView {
     let i18n = use_i18n();
-    // Read once: the list is for this visit, and it is empty when pre-rendered.
+    // The rooms this browser sits in, read once (the list is for this visit, and empty when
+    // pre-rendered); each room is then asked whose move it is, and those waiting for this player
+    // come first.
     let held = storage::held_rooms();
+    let turns = RwSignal::new(Vec::<(String, bool)>::new());
+    for (code, seat) in held.clone() {
+        leptos::task::spawn_local(async move {
+            match api::room_turn(&code).await {
+                Ok(room) => turns.update(|t| t.push((code, room.moves(seat.seat)))),
+                Err(ApiError::Refused { .. }) => storage::forget_seat(&code),
+                Err(ApiError::Network(_)) => {}
+            }
+        });
+    }
     let continue_list = (!held.is_empty()).then(|| {
-        let items = held
-            .into_iter()
-            .map(|(code, seat)| {
-                let game = seat.game.as_deref().and_then(Slug::from_name);
-                let href = format!("/room/{code}");
-                let label = move || {
-                    let room = i18n.t_with("room-title", &[("code", code.clone().into())]);
-                    match game {
-                        Some(slug) => format!("{} · {room}", i18n.t(slug.title_id())),
-                        None => room,
+        let items = move || {
+            let waiting = |code: &str| turns.with(|t| t.iter().any(|(c, mine)| c == code && *mine));
+            let mut rooms = held.clone();
+            rooms.sort_by_key(|(code, _)| !waiting(code));
+            rooms
+                .into_iter()
+                .map(|(code, seat)| {
+                    let game = seat.game.as_deref().and_then(Slug::from_name);
+                    let mine = waiting(&code);
+                    let href = format!("/room/{code}");
+                    let label = move || {
+                        let room = i18n.t_with("room-title", &[("code", code.clone().into())]);
+                        match game {
+                            Some(slug) => format!("{} · {room}", i18n.t(slug.title_id())),
+                            None => room,
+                        }
+                    };
+                    view! {
+                        <li>
+                            <a class="continue" href=href>{label}</a>
+                            {mine.then(|| view! { " " <span class="your-move">{tr("your-move")}</span> })}
+                        </li>
                     }
-                };
-                view! { <li><a class="continue" href=href>{label}</a></li> }
-            })
-            .collect_view();
+                })
+                .collect_view()
+        };
         view! {
             <h2>{tr("continue-title")}</h2>
             <ul class="continue-list">{items}</ul>

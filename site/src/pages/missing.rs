@@ -44,9 +44,9 @@ pub fn RoomElsewhere(code: String) -> impl IntoView {
         spawn_local(async move {
             let mut failures = 0u32;
             loop {
-                match api::room_game(&code).await {
-                    Ok(game) => {
-                        match Slug::from_name(&game) {
+                match api::room_turn(&code).await {
+                    Ok(room) => {
+                        match Slug::from_name(&room.game) {
                             Some(slug) if slug.playable() => {
                                 if !reload_once(&code) {
                                     found.set(Found::Stuck);

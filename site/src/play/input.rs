@@ -7,6 +7,7 @@ use tabula_core::{Game, Rejection, Seat};
 
 use crate::browser;
 use crate::games::Slug;
+use crate::storage::ConfirmMoves;
 
 /// What a game's board gets from the screen.
 pub struct BoardProps<G: Game> {
@@ -103,20 +104,33 @@ pub fn refusal_id(slug: Slug, id: &str, has: impl Fn(&str) -> bool) -> String {
     }
 }
 
-/// Whether moves wait for a confirmation on this device: on touch screens, and where the game
-/// says its points are small here.
+/// Whether moves wait for a confirmation on this device: as the player set it, else on touch
+/// screens and where the game says its points are small here.
 #[derive(Clone, Copy)]
 pub struct Confirm {
     pub touch: bool,
+    pub setting: Signal<ConfirmMoves>,
 }
 
 impl Confirm {
     pub fn detect() -> Confirm {
-        Confirm { touch: browser::media_matches("(pointer: coarse)") }
+        let settings = crate::app::use_settings();
+        Confirm {
+            touch: browser::media_matches("(pointer: coarse)"),
+            setting: Signal::derive(move || settings.with(|s| s.confirm)),
+        }
     }
 
     pub fn needed(self, small_points: bool) -> bool {
-        self.touch || small_points
+        confirm_needed(self.setting.get(), self.touch, small_points)
+    }
+}
+
+pub fn confirm_needed(setting: ConfirmMoves, touch: bool, small_points: bool) -> bool {
+    match setting {
+        ConfirmMoves::Always => true,
+        ConfirmMoves::Never => false,
+        ConfirmMoves::Auto => touch || small_points,
     }
 }
 
@@ -139,6 +153,15 @@ mod tests {
         assert_eq!(judge(&game, &free, Some(Seat::Two), false, true, None), Offer::Ghost);
         assert_eq!(judge(&game, &free, Some(Seat::Two), false, true, Some(&Cell::new(0, 1))), Offer::Ghost);
         assert_eq!(judge(&game, &free, Some(Seat::Two), false, true, Some(&free)), Offer::Play, "the second tap");
+    }
+
+    #[test]
+    fn moves_are_confirmed_by_touch_small_points_or_the_setting() {
+        assert!(!confirm_needed(ConfirmMoves::Auto, false, false), "a mouse on a big board");
+        assert!(confirm_needed(ConfirmMoves::Auto, true, false), "a touch screen");
+        assert!(confirm_needed(ConfirmMoves::Auto, false, true), "points under 28 px");
+        assert!(confirm_needed(ConfirmMoves::Always, false, false));
+        assert!(!confirm_needed(ConfirmMoves::Never, true, true));
     }
 
     #[test]

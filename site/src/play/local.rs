@@ -135,6 +135,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
             />
             <p class="message" role="alert" id="notice">{move || message.get()}</p>
             <div class="actions moves-bar">{U::move_buttons(props)}</div>
+            {super::parts::spoken_and_typed::<U>(history.into(), step, acting, act, Callback::new(move |text: String| message.set(Some(text))))}
             {move_list::<U>(history.into(), step)}
             <div class="actions">
                 <button class="button" id="takeback" disabled=move || !can_take_back()
@@ -164,6 +165,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                 {save_button::<U>(shown.into(), names)}
                 {U::records(record)}
             </div>
+            {super::parts::settings_panel()}
         </section>
     }
 }

@@ -58,6 +58,15 @@ pub trait GameUi: Copy + Send + Sync + 'static {
     /// How the move list writes `mv`, played in `before`.
     fn notation(before: &Self::G, mv: &<Self::G as Game>::Move) -> String;
 
+    /// The move in words, for screen readers: "Black plays D4, captures 2".
+    fn describe(i18n: I18n, before: &Self::G, mv: &<Self::G as Game>::Move, _after: &Self::G) -> String {
+        let player = before.mover(mv).map(|seat| i18n.t(Self::colour_id(seat))).unwrap_or_default();
+        i18n.t_with("move-said", &[("player", player.into()), ("move", Self::notation(before, mv).into())])
+    }
+
+    /// A move typed in the game's notation ("D4", "pass", "5-5"), for `acting`, if it reads as one.
+    fn parse(game: &Self::G, text: &str, acting: Option<Seat>) -> Option<<Self::G as Game>::Move>;
+
     /// Draws the position for the PNG export.
     fn draw(canvas: &Canvas, game: &Self::G);
 

@@ -7,6 +7,7 @@ use tabula_core::{Game, Seat};
 use super::{colour_name, BoardProps, GameUi, History};
 use crate::browser;
 use crate::i18n::{tr, use_i18n, I18n};
+use crate::storage::ConfirmMoves;
 
 /// "Black (Ann) wins · by 3.5 points", or "Draw · after 50 moves".
 pub fn result_line<U: GameUi>(
@@ -110,8 +111,12 @@ pub fn move_list<U: GameUi>(history: Signal<History<U::G>>, step: RwSignal<Optio
             <span class="replay-step">
                 {move || i18n.t_with("replay-step", &[("step", shown().into()), ("total", total.get().into())])}
             </span>
+            // Stepping back stays put when moves arrive; this counts them and goes back to live.
             <button class="small" id="replay-live" on:click=move |_| step.set(None) disabled=move || step.get().is_none()>
-                {tr("replay-live")}
+                {move || match step.get() {
+                    Some(at) if total.get() > at => i18n.t_with("replay-live-new", &[("count", (total.get() - at).into())]),
+                    _ => i18n.t("replay-live"),
+                }}
             </button>
         </div>
     }
@@ -196,5 +201,99 @@ pub fn room_header(code: String) -> impl IntoView {
             <button class="small" id="share-link" on:click=copy>{tr("share-link")}</button>
         </h1>
         <p class="share-url"><code>{url}</code> <span id="link-notice" role="status"></span></p>
+    }
+}
+
+/// This device's settings, at the foot of every game screen: move confirmation, the sound and the
+/// notification when it becomes your move, colour-blind shapes.
+pub fn settings_panel() -> impl IntoView {
+    let settings = crate::app::use_settings();
+    let confirm = move || settings.with(|s| s.confirm);
+    let choose = move |event: leptos::ev::Event| {
+        let value = match event_target_value(&event).as_str() {
+            "always" => ConfirmMoves::Always,
+            "never" => ConfirmMoves::Never,
+            _ => ConfirmMoves::Auto,
+        };
+        settings.update(|s| s.confirm = value);
+    };
+    let option = move |value: &'static str, setting: ConfirmMoves, label: &'static str| {
+        view! { <option value=value selected=move || confirm() == setting>{tr(label)}</option> }
+    };
+    let notify = move |event: leptos::ev::Event| {
+        if event_target_checked(&event) {
+            browser::ask_to_notify(move |granted| settings.update(|s| s.notify = granted));
+        } else {
+            settings.update(|s| s.notify = false);
+        }
+    };
+    view! {
+        <details class="settings">
+            <summary>{tr("settings-title")}</summary>
+            <label class="setting" for="setting-confirm">{tr("settings-confirm")}</label>
+            <select id="setting-confirm" on:change=choose>
+                {option("auto", ConfirmMoves::Auto, "settings-confirm-auto")}
+                {option("always", ConfirmMoves::Always, "settings-confirm-always")}
+                {option("never", ConfirmMoves::Never, "settings-confirm-never")}
+            </select>
+            <label class="setting check">
+                <input type="checkbox" id="setting-sound" prop:checked=move || settings.with(|s| s.sound)
+                    on:change=move |event| settings.update(|s| s.sound = event_target_checked(&event)) />
+                {tr("settings-sound")}
+            </label>
+            <label class="setting check">
+                <input type="checkbox" id="setting-notify" prop:checked=move || settings.with(|s| s.notify) on:change=notify />
+                {tr("settings-notify")}
+            </label>
+            <label class="setting check">
+                <input type="checkbox" id="setting-colour-blind" prop:checked=move || settings.with(|s| s.colour_blind)
+                    on:change=move |event| settings.update(|s| s.colour_blind = event_target_checked(&event)) />
+                {tr("settings-colour-blind")}
+            </label>
+        </details>
+    }
+}
+
+/// For screen readers, each new move said in words (a polite live region); for anyone, a move typed
+/// in the game's notation instead of tapped. `act` plays it (checked as a tap is, never held for
+/// confirmation); `say` shows a line under the board.
+pub fn spoken_and_typed<U: GameUi>(
+    history: Signal<History<U::G>>,
+    step: RwSignal<Option<usize>>,
+    acting: Signal<Option<Seat>>,
+    act: Callback<<U::G as Game>::Move>,
+    say: Callback<String>,
+) -> impl IntoView {
+    let i18n = use_i18n();
+    let spoken = move || {
+        if step.get().is_some() {
+            return String::new();
+        }
+        history.with(|h| match h.len() {
+            0 => String::new(),
+            n => U::describe(i18n, h.position(n - 1), &h.moves()[n - 1], h.current()),
+        })
+    };
+    let typed = RwSignal::new(String::new());
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let text = typed.get_untracked();
+        let parsed = history.with_untracked(|h| U::parse(h.current(), &text, acting.get_untracked()));
+        match parsed {
+            Some(mv) => {
+                typed.set(String::new());
+                act.run(mv);
+            }
+            None => say.run(i18n.t(&format!("{}-type-hint", U::SLUG.name()))),
+        }
+    };
+    view! {
+        <p class="visually-hidden" aria-live="polite" id="move-said">{spoken}</p>
+        <form class="type-move" on:submit=submit>
+            <label for="type-move">{tr("type-move")}</label>
+            <input id="type-move" autocomplete="off" autocapitalize="off" maxlength="12"
+                prop:value=move || typed.get() on:input=move |event| typed.set(event_target_value(&event)) />
+            <button class="button" type="submit" id="type-move-play">{tr("type-move-play")}</button>
+        </form>
     }
 }

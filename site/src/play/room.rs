@@ -70,6 +70,13 @@ fn landed(request: &Request, seen: &RoomView, current: &RoomView, seat: u8) -> b
         }
 }
 
+/// What the line under the board says: a message by id, or a text already in words.
+#[derive(Clone, Debug, PartialEq)]
+enum Said {
+    Id(String),
+    Text(String),
+}
+
 /// The message id for a refusal from the server, by its stable code (never the server's English).
 fn notice_for(slug: Slug, code: &str, reason: Option<&str>) -> String {
     match (code, reason) {
@@ -92,7 +99,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     let pending = RwSignal::new(None::<<U::G as Game>::Move>);
     let ghost = RwSignal::new(None::<<U::G as Game>::Move>);
     // A message id, already chosen; shown under the board.
-    let notice = RwSignal::new(None::<String>);
+    let notice = RwSignal::new(None::<Said>);
     let offline = RwSignal::new(false);
     let missing = RwSignal::new(false);
     let broken = RwSignal::new(false);
@@ -100,6 +107,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     let wake = RwSignal::new(0u32);
     let watching = RwSignal::new(false);
     let acting_now = RwSignal::new(false);
+    let visible = RwSignal::new(browser::page_visible());
     let confirm_resign = RwSignal::new(false);
     let confirm = Confirm::detect();
     // Tasks outlive the page (leaving the room does not cancel them); these two live outside the
@@ -234,12 +242,39 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     let over = Signal::derive(move || room.with(|r| r.as_ref().and_then(RoomView::result).is_some()));
     let acting = Signal::derive(move || if step.get().is_none() && !over.get() { my_colour.get() } else { None });
 
+    // "Your move": when it becomes this player's move, a chime and a notification (each if the
+    // player asked for it), and while the page is in the background, the tab's title and icon say so.
+    let settings = crate::app::use_settings();
+    let my_move = Memo::new(move |_| {
+        let colour = my_colour.get();
+        !over.get() && colour.is_some() && server.with(|h| h.as_ref().map(|h| h.current().status().to_move())) == Some(colour)
+    });
+    Effect::new(move |before: Option<bool>| {
+        let now = my_move.get();
+        if now && before == Some(false) {
+            let settings = settings.get_untracked();
+            if settings.sound {
+                browser::chime();
+            }
+            if settings.notify && !browser::page_visible() {
+                browser::notify(&i18n.t("title-your-move"), &i18n.t_with("room-title", &[("code", room_id().into())]));
+            }
+        }
+        now
+    });
+    Effect::new(move |_| {
+        let waiting = my_move.get() && !visible.get();
+        browser::set_attention(waiting.then(|| i18n.t("title-your-move")));
+    });
+    on_cleanup(|| browser::set_attention(None));
+
     // Poll: about once a second while waiting and visible, slower otherwise, at once when the tab
     // comes back; a failed poll shows "connection lost" and retries with back-off. Reads use `try_`
     // so that a poll finishing after the page is gone ends quietly.
     {
         let (alive, generation) = (alive.clone(), generation.clone());
         let id = room_id();
+        let visible_signal = visible;
         spawn_local(async move {
             let mut failures = 0u32;
             let mut waited = 0u32;
@@ -257,6 +292,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                     break;
                 };
                 let visible = browser::page_visible();
+                if visible != was_visible {
+                    let _ = visible_signal.try_set(visible);
+                }
                 let woken = wake_now != seen_wake || (visible && !was_visible);
                 was_visible = visible;
                 let my_turn = colour.is_some() && game.and_then(|s| s.to_move()) == colour;
@@ -342,7 +380,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                                 accept(*current);
                             }
                             if !done {
-                                notice.set(Some(notice_for(U::SLUG, &code, reason.as_deref())));
+                                notice.set(Some(Said::Id(notice_for(U::SLUG, &code, reason.as_deref()))));
                             }
                             break;
                         }
@@ -374,7 +412,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         let acting_as = if over.get_untracked() { None } else { my_colour.get_untracked() };
         let offer =
             shown.with_untracked(|g| judge(g, &mv, acting_as, false, confirming, ghost.get_untracked().as_ref()));
-        carry_out::<U::G>(offer, mv, U::SLUG, ghost, |id| notice.set(id), commit);
+        carry_out::<U::G>(offer, mv, U::SLUG, ghost, |id: Option<String>| notice.set(id.map(Said::Id)), commit);
     };
     let play = Callback::new(move |mv| offer(mv, needs_confirm()));
     let act = Callback::new(move |mv| offer(mv, false));
@@ -402,7 +440,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                         accept(joined.room);
                     }
                     Err(ApiError::Refused { code, reason, .. }) => {
-                        notice.set(Some(notice_for(U::SLUG, &code, reason.as_deref())))
+                        notice.set(Some(Said::Id(notice_for(U::SLUG, &code, reason.as_deref()))))
                     }
                     Err(_) => offline.set(true),
                 }
@@ -482,7 +520,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         names,
         result,
         load: None,
-        notice: Callback::new(move |text: String| notice.set(Some(text))),
+        notice: Callback::new(move |text: String| notice.set(Some(Said::Text(text)))),
     };
     let seated = move || held.get().is_some();
     let resigned =
@@ -523,13 +561,17 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                     cancel=Callback::new(move |_| ghost.set(None))
                 />
                 <p class="message" role="alert" id="notice">
-                    {move || notice.get().map(|id| {
-                        let text = i18n.t(&id);
-                        // A refusal this version of the site has no words for yet.
-                        if text == id { i18n.t("server-error") } else { text }
+                    {move || notice.get().map(|said| match said {
+                        Said::Text(text) => text,
+                        Said::Id(id) => {
+                            let text = i18n.t(&id);
+                            // A refusal this version of the site has no words for yet.
+                            if text == id { i18n.t("server-error") } else { text }
+                        }
                     })}
                 </p>
                 <div class="actions moves-bar">{move || seated().then(|| U::move_buttons(props))}</div>
+                {super::parts::spoken_and_typed::<U>(history, step, acting, act, Callback::new(move |text: String| notice.set(Some(Said::Text(text)))))}
                 <Show when=move || seated() && takeback_by().is_some_and(|by| Some(by) != my_seat())>
                     <div class="actions takeback-offer">
                         <button class="button primary" id="accept-takeback" disabled=move || acting_now.get()
@@ -560,6 +602,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                     {save_button::<U>(shown.into(), names)}
                     {U::records(record)}
                 </div>
+                {super::parts::settings_panel()}
             </Show>
         </section>
     }

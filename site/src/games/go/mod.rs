@@ -11,7 +11,7 @@ use tabula_core::{Game, Seat};
 
 use crate::browser;
 use crate::games::Slug;
-use crate::i18n::{tr, I18n};
+use crate::i18n::{tr, Arg, I18n};
 use crate::play::{BoardProps, Canvas, Diagram, GameUi, Record};
 
 #[derive(Clone, Copy)]
@@ -160,6 +160,41 @@ impl GameUi for GoUi {
         }
     }
 
+    fn describe(i18n: I18n, before: &Go, mv: &GoMove, after: &Go) -> String {
+        let player = i18n.t(Self::colour_id(before.mover(mv).unwrap_or(Seat::One)));
+        let player = || Arg::from(player.clone());
+        match mv {
+            GoMove::Play { at, .. } => {
+                let mut said = i18n.t_with("move-said", &[("player", player()), ("move", at.to_string().into())]);
+                let colour = before.mover(mv).unwrap_or(Seat::One).number();
+                let taken = after.board().captures(colour) - before.board().captures(colour);
+                if taken > 0 {
+                    said += &format!(", {}", i18n.t_with("go-said-captures", &[("count", taken.into())]));
+                }
+                said
+            }
+            GoMove::Pass { .. } => i18n.t_with("go-said-pass", &[("player", player())]),
+            GoMove::Resign { .. } => i18n.t_with("go-said-resign", &[("player", player())]),
+            GoMove::Toggle { at, .. } => i18n.t_with("go-said-mark", &[("player", player()), ("at", at.to_string().into())]),
+            GoMove::Accept { .. } => i18n.t_with("go-said-accept", &[("player", player())]),
+            GoMove::Resume { .. } => i18n.t_with("go-said-resume", &[("player", player())]),
+        }
+    }
+
+    /// A point ("D4", any case), or "pass"; while scoring, a point marks its group.
+    fn parse(game: &Go, text: &str, acting: Option<Seat>) -> Option<GoMove> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("pass") {
+            return Some(GoMove::Pass { colour: None });
+        }
+        let at: Vertex = text.parse().ok()?;
+        let point = game.point_of(at)?;
+        Some(match phase(game) {
+            Phase::Scoring if game.board().colour(point) != EMPTY => GoMove::Toggle { at, colour: acting },
+            _ => GoMove::Play { at, colour: None },
+        })
+    }
+
     fn draw(canvas: &Canvas, game: &Go) {
         let size = game.config().size;
         let step = canvas.size / (size as f64 + 1.0);
@@ -245,6 +280,25 @@ mod tests {
         assert_eq!(result_text(&scored, Some(&(0, "score".to_owned()))), Some("0".to_owned()));
         assert_eq!(result_text(&scored, None), None);
         assert_eq!(phase(&game(&[black, pass, pass])), Phase::Scoring);
+    }
+
+    #[test]
+    fn typed_moves_and_spoken_moves() {
+        let start = game(&[]);
+        assert_eq!(GoUi::parse(&start, "c3", None), Some(GoMove::Play { at: "C3".parse().unwrap(), colour: None }));
+        assert_eq!(GoUi::parse(&start, " PASS ", None), Some(GoMove::Pass { colour: None }));
+        for bad in ["", "I3", "F1", "A6", "C", "play"] {
+            assert_eq!(GoUi::parse(&start, bad, None), None, "{bad} on a 5x5 board");
+        }
+        let i18n = crate::i18n::I18n { lang: leptos::prelude::RwSignal::new(crate::i18n::Lang::En) };
+        let play = |at: &str| GoMove::Play { at: at.parse().unwrap(), colour: None };
+        // White's C3 is surrounded: black's C4 takes it.
+        let moves = ["B3", "C3", "D3", "A1", "C2", "A2", "C4"].map(play);
+        let before = game(&moves[..6]);
+        let mut after = before.clone();
+        after.play(&moves[6]).unwrap();
+        assert_eq!(GoUi::describe(i18n, &before, &moves[6], &after), "Black plays C4, captures 1");
+        assert_eq!(GoUi::describe(i18n, &after, &GoMove::Pass { colour: None }, &after), "White passes");
     }
 
     #[test]

@@ -5,7 +5,7 @@ mod board;
 
 use leptos::prelude::*;
 use tabula_core::popucom::{Cell, Popucom, MOVE_LIMIT};
-use tabula_core::Seat;
+use tabula_core::{Game, Seat};
 
 use crate::games::Slug;
 use crate::i18n::I18n;
@@ -46,6 +46,33 @@ impl GameUi for PopucomUi {
         format!("{}-{}", cell.row + 1, cell.col + 1)
     }
 
+    fn describe(i18n: I18n, before: &Popucom, cell: &Cell, after: &Popucom) -> String {
+        let player = before.status().to_move().map(|seat| i18n.t(Self::colour_id(seat))).unwrap_or_default();
+        let mut said = i18n.t_with("move-said", &[("player", player.into()), ("move", Self::notation(before, cell).into())]);
+        let changed = board::changes(before, after);
+        if !changed.popped.is_empty() {
+            // The stone just played pops with the others.
+            let popped = changed.popped.len() + 1;
+            said += &format!(", {}", i18n.t_with("popucom-said-pop", &[("count", popped.into())]));
+        }
+        if !changed.painted.is_empty() {
+            said += &format!(", {}", i18n.t_with("popucom-said-paint", &[("count", changed.painted.len().into())]));
+        }
+        said
+    }
+
+    /// "5-5", "5 5" or "5,5": row then column, from 1.
+    fn parse(_game: &Popucom, text: &str, _acting: Option<Seat>) -> Option<Cell> {
+        let digits: Vec<u8> = text.split(|c: char| c == '-' || c == ',' || c.is_whitespace())
+            .filter(|part| !part.is_empty())
+            .map(|part| part.parse().ok())
+            .collect::<Option<_>>()?;
+        match digits.as_slice() {
+            [row @ 1..=9, col @ 1..=9] => Some(Cell::new(row - 1, col - 1)),
+            _ => None,
+        }
+    }
+
     fn draw(canvas: &Canvas, game: &Popucom) {
         let cell = canvas.size / 9.0;
         for view in board::cell_views(game, None) {
@@ -70,5 +97,29 @@ impl GameUi for PopucomUi {
             moves: cells(&[(4, 2), (8, 8), (4, 3), (0, 8), (4, 4)]),
             config: serde_json::json!({}),
         }]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use leptos::prelude::*;
+
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn typed_moves_and_spoken_moves() {
+        let game = Popucom::default();
+        assert_eq!(PopucomUi::parse(&game, "5-5", None), Some(Cell::new(4, 4)));
+        assert_eq!(PopucomUi::parse(&game, " 1 9 ", None), Some(Cell::new(0, 8)));
+        for bad in ["", "0-5", "10-1", "5", "a-b", "1-2-3"] {
+            assert_eq!(PopucomUi::parse(&game, bad, None), None, "{bad}");
+        }
+        let i18n = I18n { lang: RwSignal::new(Lang::En) };
+        let moves = [(0, 0), (8, 8), (0, 1), (6, 6)].map(|(r, c)| Cell::new(r, c));
+        let before = Popucom::replay(Default::default(), &moves).unwrap();
+        let mut after = before.clone();
+        after.play(&Cell::new(0, 2)).unwrap();
+        assert_eq!(PopucomUi::describe(i18n, &before, &Cell::new(0, 2), &after), "Red plays 1-3, 3 stones pop, 9 cells painted");
     }
 }
