@@ -28,6 +28,16 @@ create table if not exists public.rooms (
 -- Added after the first release (so also for tables created before it): the seat that asked to take
 -- back the last two moves, until the other seat answers or someone plays.
 alter table public.rooms add column if not exists takeback smallint check (takeback in (1, 2));
+-- Whether takebacks are refused, asked for, or granted at once; chosen when the room is created
+-- (NULL, in rooms from before, is 'ask').
+alter table public.rooms add column if not exists takeback_policy text
+    check (takeback_policy in ('never', 'ask', 'always'));
+-- A game ended because a player left: the colour that left, and whether the other called it a draw.
+alter table public.rooms add column if not exists abandoned smallint check (abandoned in (1, 2));
+alter table public.rooms add column if not exists abandon_draw boolean not null default false;
+-- When each seat's player last polled; written apart from moves, without a version change.
+alter table public.rooms add column if not exists seat1_seen_at timestamptz;
+alter table public.rooms add column if not exists seat2_seen_at timestamptz;
 
 -- The idle-room cleanup scans by last activity.
 create index if not exists rooms_updated_at_idx on public.rooms (updated_at);

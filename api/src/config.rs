@@ -75,5 +75,14 @@ pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLi
 }
 
 pub fn state_from_env(deployment: &Deployment) -> Result<AppState, ConfigError> {
-    Ok(AppState::new(store_from_env(deployment)?, limiter_from_env(deployment)?, var("CRON_SECRET")))
+    let state = AppState::new(store_from_env(deployment)?, limiter_from_env(deployment)?, var("CRON_SECRET"));
+    Ok(match var("TABULA_ABANDON_SECONDS") {
+        None => state,
+        Some(v) => {
+            let seconds = v.parse::<NonZeroU32>().map_err(|_| {
+                ConfigError(format!("TABULA_ABANDON_SECONDS={v:?} is not a positive number of seconds"))
+            })?;
+            state.with_abandon_after(Duration::from_secs(seconds.get().into()))
+        }
+    })
 }

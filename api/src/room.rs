@@ -30,6 +30,40 @@ impl RoomId {
     }
 }
 
+/// Whether a player may take moves back, chosen when the room is created.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TakebackPolicy {
+    Never,
+    /// The other player accepts or declines each request.
+    #[default]
+    Ask,
+    /// Every request is granted at once (games against the computer, casual rooms).
+    Always,
+}
+
+impl TakebackPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            TakebackPolicy::Never => "never",
+            TakebackPolicy::Ask => "ask",
+            TakebackPolicy::Always => "always",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<TakebackPolicy> {
+        [TakebackPolicy::Never, TakebackPolicy::Ask, TakebackPolicy::Always].into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// A game ended because a player left: the colour that left, and whether the one who stayed
+/// called it a draw instead of claiming the win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abandonment {
+    pub left: Seat,
+    pub draw: bool,
+}
+
 /// Who sits in a seat. Only the token's hash is kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatHolder {
@@ -49,8 +83,15 @@ pub struct Room {
     pub game_number: i64,
     /// The colour that resigned the current game.
     pub resigned: Option<Seat>,
-    /// The seat (not colour) asking to take back the last two moves, until answered or a move is made.
+    /// The seat (not colour) asking to take back its last move (and any reply to it), until
+    /// answered or a move is made.
     pub takeback: Option<Seat>,
+    pub takebacks: TakebackPolicy,
+    /// How the current game ended if a player left it.
+    pub abandoned: Option<Abandonment>,
+    /// When each seat's player last polled the room (seat 1, seat 2). Written only by
+    /// `Store::touch`, never by a move, so a stale copy of the room cannot turn the clock back.
+    pub seen: [Option<DateTime<Utc>>; 2],
     /// Seat 1 and seat 2.
     pub seats: [SeatHolder; 2],
     pub created_at: DateTime<Utc>,
@@ -61,6 +102,8 @@ pub struct Room {
 pub struct LoadedRoom {
     pub room: Room,
     pub game: AnyGame,
+    /// Seat 1 and seat 2: gone for longer than the room's abandonment time (see `mark_away`).
+    pub away: [bool; 2],
 }
 
 impl Room {
@@ -74,6 +117,9 @@ impl Room {
             game_number: 0,
             resigned: None,
             takeback: None,
+            takebacks: TakebackPolicy::default(),
+            abandoned: None,
+            seen: [None, None],
             seats: Default::default(),
             created_at: now,
             updated_at: now,
@@ -98,40 +144,78 @@ impl Room {
         Seat::ALL.into_iter().find(|seat| self.holder(*seat).token_hash.as_deref() == Some(hash.as_str()))
     }
 
+    /// When `seat`'s player was last heard of: their last poll, else the room's last change (a
+    /// seat is claimed by a change, and a player who never polled since is measured from there).
+    pub fn last_seen(&self, seat: Seat) -> DateTime<Utc> {
+        self.seen[seat.index()].unwrap_or(self.updated_at)
+    }
+
     /// Replays the stored moves. A stored room that does not replay is corrupt: an internal error.
     pub fn load(self) -> Result<LoadedRoom, ApiError> {
         let game = self
             .game
             .replay(&self.config, &self.moves)
             .map_err(|e| ApiError::internal(format!("room {} does not replay: {e}", self.id.as_str())))?;
-        Ok(LoadedRoom { room: self, game })
+        Ok(LoadedRoom { room: self, game, away: [false; 2] })
     }
 
-    /// A strong ETag that changes with every change of the room (a recreated room restarts its
-    /// version, so the creation time is part of it).
-    pub fn etag(&self) -> String {
-        format!("\"{}-{}\"", self.created_at.timestamp_millis(), self.version)
+    /// How many of the last moves a takeback by `seat` removes: its colour's last move and every
+    /// move after it (the reply, if the other side has already answered). `None` when that colour
+    /// has no move in this game.
+    pub fn takeback_length(&self, seat: Seat) -> Result<Option<usize>, ApiError> {
+        let colour = self.colour_of(seat);
+        let mut game = self.game.new_game(&self.config).map_err(ApiError::internal)?;
+        let mut last = None;
+        for (index, mv) in self.moves.iter().enumerate() {
+            if game.mover(mv).map_err(ApiError::internal)? == Some(colour) {
+                last = Some(index);
+            }
+            game.play(mv).map_err(ApiError::internal)?;
+        }
+        Ok(last.map(|index| self.moves.len() - index))
     }
 }
 
 impl LoadedRoom {
-    /// The game's result, counting a resignation.
+    /// The game's result, counting a resignation or an abandonment.
     pub fn result(&self) -> Option<Value> {
-        match self.room.resigned {
-            Some(colour) => Some(json!({"winner": colour.other().number(), "reason": "resigned"})),
-            None => self.game.status().outcome().map(|o| serde_json::to_value(o).expect("outcome serialises")),
+        if let Some(colour) = self.room.resigned {
+            return Some(json!({"winner": colour.other().number(), "reason": "resigned"}));
+        }
+        if let Some(Abandonment { left, draw }) = self.room.abandoned {
+            let winner = if draw { 0 } else { left.other().number() };
+            return Some(json!({"winner": winner, "reason": "abandoned"}));
+        }
+        self.game.status().outcome().map(|o| serde_json::to_value(o).expect("outcome serialises"))
+    }
+
+    /// Ended by the rules, a resignation or an abandonment.
+    pub fn is_over(&self) -> bool {
+        self.room.resigned.is_some() || self.room.abandoned.is_some() || self.game.status().is_over()
+    }
+
+    /// Marks the seats whose player has not been heard of for `after` (only while both seats are
+    /// taken and the game goes on: nobody abandons a finished game or an empty seat).
+    pub fn mark_away(&mut self, now: DateTime<Utc>, after: chrono::Duration) {
+        let playing = !self.is_over() && Seat::ALL.into_iter().all(|seat| self.room.holder(seat).token_hash.is_some());
+        for seat in Seat::ALL {
+            self.away[seat.index()] = playing && now - self.room.last_seen(seat) > after;
         }
     }
 
-    pub fn is_over(&self) -> bool {
-        self.room.resigned.is_some() || self.game.status().is_over()
+    /// A strong ETag that changes with every change of the room (a recreated room restarts its
+    /// version, so the creation time is part of it) and when a player goes away or comes back.
+    pub fn etag(&self) -> String {
+        let away: String =
+            Seat::ALL.into_iter().filter(|s| self.away[s.index()]).map(|s| format!("-a{}", s.number())).collect();
+        format!("\"{}-{}{away}\"", self.room.created_at.timestamp_millis(), self.room.version)
     }
 
     /// The room as clients see it: never a token or a token hash.
     pub fn view(&self) -> Value {
         let room = &self.room;
         let mut state = self.game.view();
-        if room.resigned.is_some() {
+        if room.resigned.is_some() || room.abandoned.is_some() {
             state["to_move"] = Value::Null;
             state["result"] = self.result().unwrap_or(Value::Null);
         }
@@ -144,6 +228,7 @@ impl LoadedRoom {
                     "colour": room.colour_of(seat).number(),
                     "taken": holder.token_hash.is_some(),
                     "name": holder.name,
+                    "away": self.away[seat.index()],
                 })
             })
             .collect();
@@ -158,6 +243,9 @@ impl LoadedRoom {
             "gameNumber": room.game_number,
             "seats": seats,
             "takeback": room.takeback.map(Seat::number),
+            // How many moves the pending request takes back: 1, or 2 once the other side replied.
+            "takebackMoves": room.takeback.and_then(|seat| room.takeback_length(seat).ok().flatten()),
+            "takebacks": room.takebacks,
             "createdAt": timestamp(room.created_at),
             "updatedAt": timestamp(room.updated_at),
         })

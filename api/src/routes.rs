@@ -18,12 +18,18 @@ use crate::body::{JsonBody, BODY_LIMIT};
 use crate::cache::RoomCache;
 use crate::error::ApiError;
 use crate::ratelimit::{self, RateLimiter};
-use crate::room::{now, LoadedRoom, Room, RoomId, SeatHolder};
+use crate::room::{now, Abandonment, LoadedRoom, Room, RoomId, SeatHolder, TakebackPolicy};
 use crate::store::Store;
 use crate::token::{hash_token, new_token};
 
 /// Rooms untouched for this long are deleted by the cleanup.
 pub const IDLE_ROOM_HOURS: i64 = 48;
+/// A seated player not heard of for this long may be claimed against (`TABULA_ABANDON_SECONDS`).
+/// Two minutes suits games without clocks, which are all our games today.
+pub const DEFAULT_ABANDON_SECONDS: i64 = 120;
+/// A polling player (`X-Tabula-Token`) is recorded at most this often: a write per poll would be
+/// a write per second per player.
+const PRESENCE_WRITE_SECONDS: i64 = 15;
 const NAME_MAX_CHARS: usize = 24;
 
 #[derive(Clone)]
@@ -33,11 +39,38 @@ pub struct AppState {
     /// `GET /api/cron` needs `Authorization: Bearer <this>`; without it the endpoint refuses all.
     cron_secret: Option<String>,
     cache: Arc<RoomCache>,
+    abandon_after: Duration,
 }
 
 impl AppState {
     pub fn new(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>, cron_secret: Option<String>) -> AppState {
-        AppState { store, limiter, cron_secret, cache: Arc::default() }
+        let abandon_after = Duration::seconds(DEFAULT_ABANDON_SECONDS);
+        AppState { store, limiter, cron_secret, cache: Arc::default(), abandon_after }
+    }
+
+    /// The same state with another abandonment time (tests use a few seconds).
+    pub fn with_abandon_after(self, abandon_after: std::time::Duration) -> AppState {
+        let abandon_after = Duration::from_std(abandon_after).unwrap_or(Duration::seconds(DEFAULT_ABANDON_SECONDS));
+        AppState { abandon_after, ..self }
+    }
+
+    /// Replays `room` and marks who is away, as of now.
+    fn open(&self, room: Room) -> Result<LoadedRoom, ApiError> {
+        let mut loaded = room.load()?;
+        loaded.mark_away(Utc::now(), self.abandon_after);
+        Ok(loaded)
+    }
+
+    /// Records a poll by `seat` unless one was recorded recently (or much sooner for short
+    /// abandonment times, so presence stays finer than the time it is judged by).
+    async fn saw(&self, room: &mut Room, seat: Seat) -> Result<(), ApiError> {
+        let now = now();
+        let every = Duration::seconds(PRESENCE_WRITE_SECONDS).min(self.abandon_after / 4);
+        if room.seen[seat.index()].is_none_or(|seen| now - seen >= every) {
+            self.store.touch(&room.id, seat, now).await?;
+            room.seen[seat.index()] = Some(now);
+        }
+        Ok(())
     }
 }
 
@@ -64,13 +97,16 @@ struct RoomQuery {
     room_id: Option<String>,
 }
 
-async fn load(store: &dyn Store, id: &RoomId) -> Result<LoadedRoom, ApiError> {
-    store.load(id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))?.load()
+async fn fetch(store: &dyn Store, id: &RoomId) -> Result<Room, ApiError> {
+    store.load(id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))
 }
+
+/// The header a seated player's polls carry, so the room knows they are still there.
+const TOKEN_HEADER: &str = "x-tabula-token";
 
 fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
     let mut response = (status, Json(body)).into_response();
-    if let Ok(etag) = HeaderValue::from_str(&room.room.etag()) {
+    if let Ok(etag) = HeaderValue::from_str(&room.etag()) {
         response.headers_mut().insert(header::ETAG, etag);
     }
     // Polling clients must revalidate every time; the ETag makes that a cheap 304.
@@ -93,12 +129,15 @@ async fn get_room(
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let id = RoomId::parse(query.room_id.as_deref().ok_or_else(|| ApiError::BadRequest("roomId is required".into()))?)?;
-    let room = load(app.store.as_ref(), &id).await?;
-    if etag_matches(&headers, &room.room.etag()) {
+    let mut room = fetch(app.store.as_ref(), &id).await?;
+    let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
+    if let Some(seat) = token.and_then(|token| room.seat_for_token(token)) {
+        app.saw(&mut room, seat).await?;
+    }
+    let room = app.open(room)?;
+    if etag_matches(&headers, &room.etag()) {
         let mut response = StatusCode::NOT_MODIFIED.into_response();
-        response
-            .headers_mut()
-            .insert(header::ETAG, HeaderValue::from_str(&room.room.etag()).map_err(ApiError::internal)?);
+        response.headers_mut().insert(header::ETAG, HeaderValue::from_str(&room.etag()).map_err(ApiError::internal)?);
         return Ok(response);
     }
     Ok(with_etag(&room, StatusCode::OK, room.view()))
@@ -113,6 +152,8 @@ struct JoinRequest {
     seat: Option<Seat>,
     name: Option<String>,
     token: Option<String>,
+    /// Only when creating: `never`, `ask` (the default) or `always`.
+    takebacks: Option<String>,
 }
 
 fn display_name(name: Option<String>) -> Result<Option<String>, ApiError> {
@@ -138,12 +179,19 @@ async fn post_room(
         .new_game(request.config.as_ref().unwrap_or(&Value::Null))
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let name = display_name(request.name)?;
+    let takebacks = match request.takebacks.as_deref() {
+        None => TakebackPolicy::default(),
+        Some(name) => TakebackPolicy::from_name(name)
+            .ok_or_else(|| ApiError::BadRequest("takebacks must be \"never\", \"ask\" or \"always\"".into()))?,
+    };
     let store = app.store.as_ref();
 
     // A returning player re-attaches to an existing room; their token never creates one.
     if let Some(token) = request.token {
-        let loaded = load(store, &id).await?;
-        let seat = loaded.room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
+        let mut room = fetch(store, &id).await?;
+        let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
+        app.saw(&mut room, seat).await?;
+        let loaded = app.open(room)?;
         return Ok(with_etag(
             &loaded,
             StatusCode::OK,
@@ -154,7 +202,7 @@ async fn post_room(
     let mut room = match store.load(&id).await? {
         Some(room) => room,
         None => {
-            let room = Room::new(id.clone(), &new_game, now());
+            let room = Room { takebacks, ..Room::new(id.clone(), &new_game, now()) };
             if store.create(&room).await? {
                 room
             } else {
@@ -165,7 +213,7 @@ async fn post_room(
     };
 
     let Some(seat) = request.seat else {
-        let loaded = room.load()?;
+        let loaded = app.open(room)?;
         return Ok(with_etag(&loaded, StatusCode::OK, json!({"room": loaded.view(), "seat": null, "token": null})));
     };
     let token = new_token()?;
@@ -180,11 +228,12 @@ async fn post_room(
         claimed.version += 1;
         claimed.updated_at = now();
         if store.replace(&claimed, expected).await? {
-            let loaded = claimed.load()?;
+            app.saw(&mut claimed, seat).await?;
+            let loaded = app.open(claimed)?;
             let body = json!({"room": loaded.view(), "seat": seat.number(), "token": token});
             return Ok(with_etag(&loaded, StatusCode::OK, body));
         }
-        room = store.load(&id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))?;
+        room = fetch(store, &id).await?;
     }
     Err(ApiError::internal("seat claim kept losing races"))
 }
@@ -195,11 +244,15 @@ enum Action {
     Move,
     Resign,
     Rematch,
-    /// Ask to take back the last two moves (one of each side); the other seat must accept.
+    /// Ask to take back your last move, and the reply if there is one; the other seat accepts
+    /// (or the room's policy grants or refuses it at once).
     Takeback,
     AcceptTakeback,
     /// The other seat refuses, or the asking seat withdraws.
     DeclineTakeback,
+    /// The other player is away (see `LoadedRoom::mark_away`): end the game, won or drawn.
+    ClaimWin,
+    ClaimDraw,
 }
 
 #[derive(Deserialize)]
@@ -253,28 +306,44 @@ fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -
             }
             next.moves.clear();
             next.resigned = None;
+            next.abandoned = None;
             next.game_number += 1;
         }
         Action::Takeback => {
-            if current.room.resigned.is_some() {
-                return Err(illegal("game_over", "a resigned game cannot be taken back"));
+            if current.room.resigned.is_some() || current.room.abandoned.is_some() {
+                return Err(illegal("game_over", "a resigned or abandoned game cannot be taken back"));
+            }
+            if current.room.takebacks == TakebackPolicy::Never {
+                return Err(illegal("takebacks_off", "this room was created without takebacks"));
             }
             if current.room.takeback.is_some() {
                 return Err(illegal("takeback_pending", "a takeback request is already waiting for an answer"));
             }
-            if current.room.moves.len() < 2 {
-                return Err(illegal("nothing_to_take_back", "a takeback needs a move of each side to undo"));
+            let Some(length) = current.room.takeback_length(seat)? else {
+                return Err(illegal("nothing_to_take_back", "you have no move in this game to take back"));
+            };
+            if current.room.takebacks == TakebackPolicy::Always {
+                take_back(&mut next, length)?;
+            } else {
+                next.takeback = Some(seat);
             }
-            next.takeback = Some(seat);
         }
         Action::AcceptTakeback => {
             if current.room.takeback != Some(seat.other()) {
                 return Err(illegal("no_takeback_request", "the other seat has not asked for a takeback"));
             }
-            let kept = current.room.moves.len().checked_sub(2);
-            next.moves.truncate(kept.ok_or_else(|| ApiError::internal("a takeback request with fewer than 2 moves"))?);
-            // The shorter list must replay (it does: it is a prefix of a valid game); checked anyway.
-            current.room.game.replay(&next.config, &next.moves).map_err(ApiError::internal)?;
+            let length = current.room.takeback_length(seat.other())?;
+            take_back(&mut next, length.ok_or_else(|| ApiError::internal("a takeback request with no move"))?)?;
+        }
+        Action::ClaimWin | Action::ClaimDraw => {
+            if current.is_over() {
+                return Err(illegal("game_over", "the game is over"));
+            }
+            if !current.away[seat.other().index()] {
+                return Err(illegal("opponent_present", "the other player has not been away long enough"));
+            }
+            let left = next.colour_of(seat.other());
+            next.abandoned = Some(Abandonment { left, draw: action == Action::ClaimDraw });
         }
         Action::DeclineTakeback => {
             if current.room.takeback.is_none() {
@@ -285,6 +354,15 @@ fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -
     next.version += 1;
     next.updated_at = now();
     Ok(next)
+}
+
+/// Removes the last `length` moves.
+fn take_back(room: &mut Room, length: usize) -> Result<(), ApiError> {
+    let kept = room.moves.len().checked_sub(length).ok_or_else(|| ApiError::internal("a takeback past the start"))?;
+    room.moves.truncate(kept);
+    // The shorter list must replay (it does: it is a prefix of a valid game); checked anyway.
+    room.game.replay(&room.config, &room.moves).map_err(ApiError::internal)?;
+    Ok(())
 }
 
 async fn put_room(State(app): State<AppState>, JsonBody(request): JsonBody<PlayRequest>) -> Result<Response, ApiError> {
@@ -300,15 +378,17 @@ async fn put_room(State(app): State<AppState>, JsonBody(request): JsonBody<PlayR
     };
     // Fast path: the room as this instance last saw it, if at the client's version. Only a
     // successful compare-and-swap is taken from it; anything else is redone from a fresh load.
-    if let Some(cached) = app.cache.get(&id, request.version) {
-        if let Ok(Some(response)) = play(&app, cached, &request, action).await {
+    // A claim is judged on presence, which only the store knows fresh.
+    let cacheable = !matches!(action, Action::ClaimWin | Action::ClaimDraw);
+    if let Some(cached) = app.cache.get(&id, request.version).filter(|_| cacheable) {
+        if let Ok(Some(response)) = play(&app, cached, false, &request, action).await {
             return Ok(response);
         }
     }
-    let current = app.store.load(&id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))?;
-    match play(&app, current, &request, action).await? {
+    let current = fetch(app.store.as_ref(), &id).await?;
+    match play(&app, current, true, &request, action).await? {
         Some(response) => Ok(response),
-        None => Err(conflict(request.version, &load(app.store.as_ref(), &id).await?)),
+        None => Err(conflict(request.version, &app.open(fetch(app.store.as_ref(), &id).await?)?)),
     }
 }
 
@@ -317,9 +397,16 @@ fn conflict(sent: i64, room: &LoadedRoom) -> ApiError {
 }
 
 /// Judges the request against `room` and writes the result with a compare-and-swap. `None` when
-/// the swap found another version (or no room) in the store.
-async fn play(app: &AppState, room: Room, request: &PlayRequest, action: Action) -> Result<Option<Response>, ApiError> {
-    let current = room.load()?;
+/// the swap found another version (or no room) in the store. Who is away is judged (and shown)
+/// only on a `fresh` room, not on the cache's copy, whose presence times may be old.
+async fn play(
+    app: &AppState,
+    room: Room,
+    fresh: bool,
+    request: &PlayRequest,
+    action: Action,
+) -> Result<Option<Response>, ApiError> {
+    let current = if fresh { app.open(room)? } else { room.load()? };
     // A malformed move is a bad request: judged as soon as the room says which game it is for,
     // before the seat and the version.
     let mv = request.mv.as_ref().map(|mv| current.game.normalize_move(mv)).transpose();
@@ -333,7 +420,7 @@ async fn play(app: &AppState, room: Room, request: &PlayRequest, action: Action)
         return Ok(None);
     }
     app.cache.put(&next);
-    let next = next.load()?;
+    let next = if fresh { app.open(next)? } else { next.load()? };
     Ok(Some(with_etag(&next, StatusCode::OK, next.view())))
 }
 

@@ -19,9 +19,19 @@ pub struct RoomView {
     pub game_number: i64,
     pub seats: Vec<SeatView>,
     pub state: Value,
-    /// The seat asking to take back the last two moves, until answered.
+    /// The seat asking to take back its last move (and the reply, if any), until answered.
     #[serde(default)]
     pub takeback: Option<u8>,
+    /// How many moves that request takes back (2 once the other side replied).
+    #[serde(default)]
+    pub takeback_moves: Option<u8>,
+    /// The room's takeback policy: `never`, `ask` or `always`.
+    #[serde(default = "ask")]
+    pub takebacks: String,
+}
+
+fn ask() -> String {
+    "ask".into()
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -30,6 +40,9 @@ pub struct SeatView {
     pub colour: u8,
     pub taken: bool,
     pub name: Option<String>,
+    /// Gone (no poll) for longer than the server's abandonment time.
+    #[serde(default)]
+    pub away: bool,
 }
 
 impl RoomView {
@@ -104,11 +117,15 @@ fn room_from(value: Value) -> Result<RoomView, ApiError> {
     serde_json::from_value(value).map_err(|e| ApiError::Network(format!("unreadable room: {e}")))
 }
 
-/// The room, or `Unchanged` when `etag` still matches (a cheap 304).
-pub async fn fetch_room(room: &str, etag: Option<&str>) -> Result<Fetched, ApiError> {
+/// The room, or `Unchanged` when `etag` still matches (a cheap 304). A seated player's `token`
+/// tells the room they are still there.
+pub async fn fetch_room(room: &str, etag: Option<&str>, token: Option<&str>) -> Result<Fetched, ApiError> {
     let mut request = Request::get(URL).query([("roomId", room)]);
     if let Some(etag) = etag {
         request = request.header("If-None-Match", etag);
+    }
+    if let Some(token) = token {
+        request = request.header("X-Tabula-Token", token);
     }
     let response = send(request, None).await?;
     if response.status() == 304 {
@@ -171,7 +188,13 @@ pub async fn room_turn(room: &str) -> Result<RoomTurn, ApiError> {
     if response.status() >= 500 {
         return Err(ApiError::Network(format!("server answered {}", response.status())));
     }
-    Err(ApiError::Refused { status: response.status(), code: "room_not_found".into(), reason: None, message: String::new(), room: None })
+    Err(ApiError::Refused {
+        status: response.status(),
+        code: "room_not_found".into(),
+        reason: None,
+        message: String::new(),
+        room: None,
+    })
 }
 
 pub struct Joined {
@@ -180,26 +203,37 @@ pub struct Joined {
     pub token: Option<String>,
 }
 
-/// Opens the room, creating it for `game` with `config` if it does not exist; claims `seat`, or
+/// What a room is created with, if it does not exist yet.
+pub struct NewRoom<'a> {
+    pub game: &'a str,
+    pub config: &'a Value,
+    /// `never`, `ask` or `always`; `None` leaves the server's default.
+    pub takebacks: Option<&'a str>,
+}
+
+/// Opens the room, creating it as `game` says if it does not exist; claims `seat`, or
 /// re-attaches `token`. Without a game, a missing room is an error (`room_not_found`): the room is
 /// read, not created.
 pub async fn join(
     room: &str,
-    game: Option<(&str, &Value)>,
+    game: Option<NewRoom<'_>>,
     seat: Option<u8>,
     token: Option<&str>,
     name: &str,
 ) -> Result<Joined, ApiError> {
     if game.is_none() && seat.is_none() && token.is_none() {
-        return match fetch_room(room, None).await? {
+        return match fetch_room(room, None, None).await? {
             Fetched::Room { room, .. } => Ok(Joined { room: *room, seat: None, token: None }),
             Fetched::Unchanged => Err(ApiError::Network("unexpected 304".into())),
         };
     }
     let mut body = json!({"roomId": room});
-    if let Some((game, config)) = game {
-        body["game"] = json!(game);
-        body["config"] = config.clone();
+    if let Some(new) = game {
+        body["game"] = json!(new.game);
+        body["config"] = new.config.clone();
+        if let Some(takebacks) = new.takebacks {
+            body["takebacks"] = json!(takebacks);
+        }
     }
     if let Some(seat) = seat {
         body["seat"] = json!(seat);
@@ -218,7 +252,8 @@ pub async fn join(
     })
 }
 
-/// A move, or an action (`resign`, `rematch`, `takeback`, `accept_takeback`, `decline_takeback`),
+/// A move, or an action (`resign`, `rematch`, `takeback`, `accept_takeback`, `decline_takeback`,
+/// `claim_win`, `claim_draw`),
 /// at the room version the player saw. The version makes
 /// a retried request safe: it can land at most once.
 pub async fn act(

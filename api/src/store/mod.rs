@@ -14,7 +14,7 @@ use tabula_core::{GameKind, Seat};
 pub use self::postgrest::{PostgrestStore, SupabaseKey};
 pub use self::sqlite::SqliteStore;
 use crate::error::ApiError;
-use crate::room::{Room, RoomId, SeatHolder};
+use crate::room::{Abandonment, Room, RoomId, SeatHolder, TakebackPolicy};
 
 #[derive(Debug, thiserror::Error)]
 #[error("store: {0}")]
@@ -35,6 +35,9 @@ pub trait Store: Send + Sync + 'static {
     /// and was created at `room.created_at` (a room deleted and created anew restarts its
     /// versions). True if it was replaced; false if the version moved on or the room is gone.
     async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError>;
+    /// Records that `seat`'s player was there at `at`, without changing the room's version (so
+    /// no poller sees a change). Nothing happens if the room is gone.
+    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError>;
     /// Deletes rooms untouched since `cutoff`; returns how many.
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError>;
 }
@@ -56,6 +59,17 @@ pub(crate) struct RoomRow {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub takeback: Option<u8>,
+    /// `never`, `ask` or `always`; NULL (rooms from before the column) is `ask`.
+    pub takeback_policy: Option<String>,
+    /// The colour that left a game ended by abandonment, and whether it was called a draw.
+    pub abandoned: Option<u8>,
+    #[serde(default)]
+    pub abandon_draw: bool,
+    /// Written only by `Store::touch`: never part of a row written by `create` or `replace`.
+    #[serde(default, skip_serializing)]
+    pub seat1_seen_at: Option<DateTime<Utc>>,
+    #[serde(default, skip_serializing)]
+    pub seat2_seen_at: Option<DateTime<Utc>>,
 }
 
 impl From<&Room> for RoomRow {
@@ -76,6 +90,11 @@ impl From<&Room> for RoomRow {
             created_at: room.created_at,
             updated_at: room.updated_at,
             takeback: room.takeback.map(Seat::number),
+            takeback_policy: Some(room.takebacks.name().to_owned()),
+            abandoned: room.abandoned.map(|a| a.left.number()),
+            abandon_draw: room.abandoned.is_some_and(|a| a.draw),
+            seat1_seen_at: room.seen[0],
+            seat2_seen_at: room.seen[1],
         }
     }
 }
@@ -90,6 +109,16 @@ impl TryFrom<RoomRow> for Room {
             game: row.game.parse::<GameKind>().map_err(|_| bad("game"))?,
             resigned: row.resigned.map(|n| Seat::from_number(n).ok_or_else(|| bad("resigned"))).transpose()?,
             takeback: row.takeback.map(|n| Seat::from_number(n).ok_or_else(|| bad("takeback"))).transpose()?,
+            takebacks: match row.takeback_policy.as_deref() {
+                None => TakebackPolicy::Ask,
+                Some(name) => TakebackPolicy::from_name(name).ok_or_else(|| bad("takeback policy"))?,
+            },
+            abandoned: row
+                .abandoned
+                .map(|n| Seat::from_number(n).map(|left| Abandonment { left, draw: row.abandon_draw }))
+                .map(|a| a.ok_or_else(|| bad("abandoned")))
+                .transpose()?,
+            seen: [row.seat1_seen_at, row.seat2_seen_at],
             config: row.config,
             moves: row.moves,
             version: row.version,

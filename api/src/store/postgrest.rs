@@ -7,6 +7,8 @@ use postgrest::Postgrest;
 use reqwest::StatusCode;
 
 use super::{RoomRow, Store, StoreError};
+use tabula_core::Seat;
+
 use crate::room::{Room, RoomId};
 
 /// The server-side key. Supabase's opaque `sb_secret_...` keys go in the `apikey` header only (the
@@ -96,6 +98,14 @@ impl Store for PostgrestStore {
             .await
             .map_err(store_error)?;
         Ok(!Self::rows(response, "replace").await?.is_empty())
+    }
+
+    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
+        let column = format!("seat{}_seen_at", seat.number());
+        let body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) }).to_string();
+        let response =
+            self.client.from(TABLE).eq("room_id", id.as_str()).update(body).execute().await.map_err(store_error)?;
+        Self::rows(response, "touch").await.map(drop)
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {

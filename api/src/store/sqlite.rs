@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
+use tabula_core::Seat;
 
 use super::{RoomRow, Store, StoreError};
 use crate::room::{Room, RoomId};
@@ -30,10 +31,21 @@ CREATE INDEX IF NOT EXISTS rooms_updated_at ON rooms (updated_at);
 ";
 
 /// Columns added after the first release, for files created before them (as in `sql/init.sql`).
-const ADDED_COLUMNS: [(&str, &str); 1] = [("takeback", "INTEGER CHECK (takeback IN (1, 2))")];
+const ADDED_COLUMNS: [(&str, &str); 6] = [
+    ("takeback", "INTEGER CHECK (takeback IN (1, 2))"),
+    ("takeback_policy", "TEXT CHECK (takeback_policy IN ('never', 'ask', 'always'))"),
+    ("abandoned", "INTEGER CHECK (abandoned IN (1, 2))"),
+    ("abandon_draw", "INTEGER NOT NULL DEFAULT 0"),
+    ("seat1_seen_at", "TEXT"),
+    ("seat2_seen_at", "TEXT"),
+];
 
+/// The columns `create` and `replace` write (in `row_values` order), then the presence columns
+/// only `touch` writes.
 const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
-    seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback";
+    seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback, \
+    takeback_policy, abandoned, abandon_draw, seat1_seen_at, seat2_seen_at";
+const WRITTEN_COLUMNS: usize = 17;
 
 pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
@@ -95,7 +107,7 @@ impl SqliteStore {
     }
 }
 
-fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; 14], StoreError> {
+fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; WRITTEN_COLUMNS], StoreError> {
     Ok([
         Box::new(row.room_id.clone()),
         Box::new(row.game.clone()),
@@ -111,6 +123,9 @@ fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; 14], St
         Box::new(time_text(row.created_at)),
         Box::new(time_text(row.updated_at)),
         Box::new(row.takeback),
+        Box::new(row.takeback_policy.clone()),
+        Box::new(row.abandoned),
+        Box::new(row.abandon_draw),
     ])
 }
 
@@ -121,6 +136,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
     let time = |text: String| DateTime::parse_from_rfc3339(&text).map(|t| t.to_utc()).map_err(store_error);
     let (config, moves, created, updated): (String, String, String, String) =
         (row.get(2)?, row.get(3)?, row.get(11)?, row.get(12)?);
+    let (seen_1, seen_2): (Option<String>, Option<String>) = (row.get(17)?, row.get(18)?);
     let parsed = (|| {
         Ok(RoomRow {
             room_id: row.get(0).map_err(store_error)?,
@@ -137,6 +153,11 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             created_at: time(created)?,
             updated_at: time(updated)?,
             takeback: row.get(13).map_err(store_error)?,
+            takeback_policy: row.get(14).map_err(store_error)?,
+            abandoned: row.get(15).map_err(store_error)?,
+            abandon_draw: row.get(16).map_err(store_error)?,
+            seat1_seen_at: seen_1.map(time).transpose()?,
+            seat2_seen_at: seen_2.map(time).transpose()?,
         })
     })();
     Ok(parsed)
@@ -159,7 +180,10 @@ impl Store for SqliteStore {
     async fn create(&self, room: &Room) -> Result<bool, StoreError> {
         let values = row_values(&RoomRow::from(room))?;
         self.with(move |db| {
-            let sql = format!("INSERT OR IGNORE INTO rooms ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+            let written: Vec<&str> = COLUMNS.split(',').take(WRITTEN_COLUMNS).collect();
+            let placeholders: Vec<String> = (1..=WRITTEN_COLUMNS).map(|i| format!("?{i}")).collect();
+            let sql =
+                format!("INSERT OR IGNORE INTO rooms ({}) VALUES ({})", written.join(","), placeholders.join(", "));
             let params: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
             Ok(db.execute(&sql, params.as_slice()).map_err(store_error)? == 1)
         })
@@ -172,13 +196,21 @@ impl Store for SqliteStore {
             // Every column but the id and the creation time; the WHERE clause is the compare-and-swap.
             let sql = "UPDATE rooms SET game = ?2, config = ?3, moves = ?4, version = ?5, game_number = ?6, \
                 resigned = ?7, seat1_name = ?8, seat1_token_hash = ?9, seat2_name = ?10, seat2_token_hash = ?11, \
-                updated_at = ?13, takeback = ?14 WHERE room_id = ?1 AND version = ?15 AND created_at = ?12";
+                updated_at = ?13, takeback = ?14, takeback_policy = ?15, abandoned = ?16, abandon_draw = ?17 \
+                WHERE room_id = ?1 AND version = ?18 AND created_at = ?12";
             let mut params: Vec<&dyn rusqlite::ToSql> =
                 values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
             params.push(&expected);
             Ok(db.execute(sql, params.as_slice()).map_err(store_error)? == 1)
         })
         .await
+    }
+
+    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
+        let (id, at) = (id.as_str().to_owned(), time_text(at));
+        // The column name comes from the seat, never from input.
+        let sql = format!("UPDATE rooms SET seat{}_seen_at = ?2 WHERE room_id = ?1", seat.number());
+        self.with(move |db| db.execute(&sql, params![id, at]).map(drop).map_err(store_error)).await
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {
@@ -193,7 +225,7 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use tabula_core::{GameKind, Seat};
+    use tabula_core::GameKind;
 
     use super::*;
     use crate::room::now;

@@ -62,8 +62,18 @@ impl TestApi {
     }
 
     pub async fn start_with(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>) -> TestApi {
+        Self::serve(store.clone(), AppState::new(store, limiter, Some(CRON_SECRET.into()))).await
+    }
+
+    /// An API whose players count as gone after `abandon_after` without a poll.
+    pub async fn start_abandoning(backend: Backend, abandon_after: std::time::Duration) -> TestApi {
+        let store = backend.store();
+        let state = AppState::new(store.clone(), None, Some(CRON_SECRET.into())).with_abandon_after(abandon_after);
+        Self::serve(store, state).await
+    }
+
+    async fn serve(store: Arc<dyn Store>, state: AppState) -> TestApi {
         tabula_api::function::init_logging();
-        let state = AppState::new(store.clone(), limiter, Some(CRON_SECRET.into()));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
@@ -91,6 +101,11 @@ impl TestApi {
 
     pub async fn get(&self, room: &str) -> Reply {
         self.send(self.http.get(self.url()).query(&[("roomId", room)])).await
+    }
+
+    /// A seated player's poll: the token header tells the room they are still there.
+    pub async fn poll(&self, room: &str, token: &str) -> Reply {
+        self.send(self.http.get(self.url()).query(&[("roomId", room)]).header("x-tabula-token", token)).await
     }
 
     pub async fn post(&self, body: Value) -> Reply {

@@ -97,14 +97,23 @@ pub async fn takebacks_need_the_other_seat(backend: Backend) {
         .await;
     assert_eq!(with_move.status, 400, "an answer carries no move");
 
+    assert_eq!(asked.body["takebackMoves"], 1, "seat two has not replied: only seat one's move goes");
     let accepted = api.act(&room, &two, v, "accept_takeback").await;
     assert_eq!(accepted.status, 200, "{}", accepted.raw);
     let view = &accepted.body;
-    assert_eq!(view["moves"], json!([place(0)]), "one action of each side is undone");
-    assert_eq!(view["state"], engine_view(&Value::Null, &[place(0)]));
-    assert_eq!(view["state"]["to_move"], 2, "the side to move is unchanged");
-    assert_eq!(view["takeback"], Value::Null);
+    assert_eq!(view["moves"], json!([place(0), place(10)]), "the asker's own last move is undone");
+    assert_eq!(view["state"], engine_view(&Value::Null, &[place(0), place(10)]));
+    assert_eq!(view["state"]["to_move"], 1, "the asker moves again");
+    assert_eq!((&view["takeback"], &view["takebackMoves"]), (&Value::Null, &Value::Null));
     v += 1;
+    // Asked after the other side replied: both moves go, and the request says so.
+    assert_eq!(api.play(&room, &one, v, place(20)).await.status, 200);
+    let asked = api.act(&room, &two, v + 1, "takeback").await;
+    assert_eq!((asked.body["takeback"].as_i64(), asked.body["takebackMoves"].as_i64()), (Some(2), Some(2)));
+    let accepted = api.act(&room, &one, v + 2, "accept_takeback").await;
+    assert_eq!(accepted.body["moves"], json!([place(0)]), "{}", accepted.raw);
+    assert_eq!(accepted.body["state"]["to_move"], 2);
+    v += 3;
 
     // Declined, withdrawn, or made stale by a move: the moves stay.
     for (token, edge) in [(&two, 11), (&one, 21)] {
@@ -167,9 +176,9 @@ pub async fn a_finished_game_can_be_taken_back_but_not_a_resignation(backend: Ba
         assert_eq!(api.play(&popucom, token, v, json!(cell)).await.status, 200);
         v += 1;
     }
-    assert_eq!(api.act(&popucom, &blue, v, "takeback").await.status, 200);
-    let undone = api.act(&popucom, &red, v + 1, "accept_takeback").await;
-    assert_eq!(undone.body["moves"], json!([]), "{}", undone.raw);
+    assert_eq!(api.act(&popucom, &red, v, "takeback").await.status, 200);
+    let undone = api.act(&popucom, &blue, v + 1, "accept_takeback").await;
+    assert_eq!(undone.body["moves"], json!([]), "red's move and blue's reply: {}", undone.raw);
 }
 
 both_stores!(

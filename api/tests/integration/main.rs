@@ -19,6 +19,7 @@ mod database;
 mod edges;
 mod function;
 mod go_and_chess;
+mod presence;
 mod ratelimit;
 mod services;
 mod suite;

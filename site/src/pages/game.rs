@@ -82,12 +82,15 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         storage::forget_game(slug.name());
         router.go_to(Route::Local(slug), &option_query(&values.get_untracked()), None);
     };
+    let takebacks = RwSignal::new("ask".to_owned());
     let create_room = move |_| {
         let code = crate::room_code(browser::random_u64());
         let config = config_of(&values.get_untracked());
+        let takebacks = takebacks.get_untracked();
         busy.set(true);
         spawn_local(async move {
-            match api::join(&code, Some((slug.name(), &config)), None, None, "").await {
+            let new = api::NewRoom { game: slug.name(), config: &config, takebacks: Some(&takebacks) };
+            match api::join(&code, Some(new), None, None, "").await {
                 Ok(_) => router.open_room(code, slug),
                 Err(ApiError::Refused { message: text, .. }) => {
                     message.set(Some(i18n.t_with("options-refused", &[("reason", text.into())])))
@@ -107,6 +110,14 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
             <p class="message" role="alert" id="options-message">
                 {move || refused.get().map(|r| i18n.t_with("options-refused", &[("reason", r.into())])).or(message.get())}
             </p>
+            <label class="takebacks">
+                <span>{tr("takebacks-label")}</span>
+                <select id="takebacks" on:change=move |event| takebacks.set(event_target_value(&event))>
+                    {["ask", "never", "always"].map(|policy| view! {
+                        <option value=policy>{tr(crate::play::takeback_policy_id(policy))}</option>
+                    })}
+                </select>
+            </label>
             <div class="actions">
                 <button class="button primary" id="play-local" disabled=move || refused.get().is_some() on:click=play_local>
                     {tr("play-local")}

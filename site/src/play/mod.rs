@@ -175,3 +175,12 @@ pub fn colour_name<U: GameUi>(i18n: I18n, seat: Seat, names: &[Option<String>; 2
         None => colour,
     }
 }
+
+/// The message id naming a room's takeback policy (`never`, `ask`, `always`).
+pub fn takeback_policy_id(policy: &str) -> &'static str {
+    match policy {
+        "never" => "takebacks-never",
+        "always" => "takebacks-always",
+        _ => "takebacks-ask",
+    }
+}

@@ -64,8 +64,12 @@ fn landed(request: &Request, seen: &RoomView, current: &RoomView, seat: u8) -> b
             Request::Move(mv) => current.moves.last() == Some(mv) && current.moves.len() == seen.moves.len() + 1,
             Request::Action("resign") => current.result().is_some_and(|(_, reason)| reason == "resigned"),
             Request::Action("rematch") => current.game_number == seen.game_number + 1,
-            Request::Action("takeback") => current.takeback == Some(seat),
-            Request::Action("accept_takeback") => current.moves.len() + 2 == seen.moves.len(),
+            // Asked, or (in a room that grants takebacks at once) already done.
+            Request::Action("takeback") => current.takeback == Some(seat) || current.moves.len() < seen.moves.len(),
+            Request::Action("accept_takeback") => current.moves.len() < seen.moves.len(),
+            Request::Action("claim_win" | "claim_draw") => {
+                current.result().is_some_and(|(_, reason)| reason == "abandoned")
+            }
             Request::Action(_) => current.takeback.is_none(),
         }
 }
@@ -247,7 +251,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     let settings = crate::app::use_settings();
     let my_move = Memo::new(move |_| {
         let colour = my_colour.get();
-        !over.get() && colour.is_some() && server.with(|h| h.as_ref().map(|h| h.current().status().to_move())) == Some(colour)
+        !over.get()
+            && colour.is_some()
+            && server.with(|h| h.as_ref().map(|h| h.current().status().to_move())) == Some(colour)
     });
     Effect::new(move |before: Option<bool>| {
         let now = my_move.get();
@@ -305,8 +311,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 seen_wake = wake_now;
                 waited = 0;
                 let before = generation.load(Ordering::Relaxed);
-                let Some(tag) = etag.try_get_value() else { break };
-                match api::fetch_room(&id, tag.as_deref()).await {
+                let (Some(tag), Some(seat)) = (etag.try_get_value(), held.try_get_untracked()) else { break };
+                let token = seat.map(|s| s.token);
+                match api::fetch_room(&id, tag.as_deref(), token.as_deref()).await {
                     Ok(Fetched::Unchanged) => {
                         failures = 0;
                         offline.set(false);
@@ -429,7 +436,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
             let accept = accept.clone();
             let config = room.with_untracked(|r| r.as_ref().map(|r| r.config.clone())).unwrap_or(Value::Null);
             spawn_local(async move {
-                let game = Some((U::SLUG.name(), &config));
+                let game = Some(api::NewRoom { game: U::SLUG.name(), config: &config, takebacks: None });
                 match api::join(&id, game, Some(seat), None, &storage::player_name()).await {
                     Ok(joined) => {
                         if let (Some(seat), Some(token)) = (joined.seat, joined.token) {
@@ -461,6 +468,13 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     });
     let my_seat = move || held.get().map(|h| h.seat);
     let takeback_by = move || room.with(|r| r.as_ref().and_then(|r| r.takeback));
+    let takeback_both = move || room.with(|r| r.as_ref().and_then(|r| r.takeback_moves)) == Some(2);
+    let policy = move || room.with(|r| r.as_ref().map(|r| r.takebacks.clone())).unwrap_or_default();
+    // The other seat's player stopped polling long ago: this player may end the game.
+    let opponent_away = move || {
+        let me = my_seat()?;
+        Some(!over.get() && room.with(|r| r.as_ref()?.seats.iter().find(|s| s.seat != me).map(|s| s.away))?)
+    };
     let role_line = move || {
         let view = room.get()?;
         let seat = my_seat();
@@ -475,8 +489,12 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                     _ => i18n.t("role-lost"),
                 }
             }
-            (Some(me), _) if takeback_by() == Some(me) => i18n.t("takeback-asked"),
-            (Some(_), _) if takeback_by().is_some() => i18n.t("takeback-offered"),
+            (Some(me), _) if takeback_by() == Some(me) => {
+                i18n.t(if takeback_both() { "takeback-asked-both" } else { "takeback-asked" })
+            }
+            (Some(_), _) if takeback_by().is_some() => {
+                i18n.t(if takeback_both() { "takeback-offered-both" } else { "takeback-offered" })
+            }
             (Some(_), Some(colour)) if shown.with(|g| g.status().to_move()) == Some(colour) => i18n.t("your-turn"),
             (Some(_), _) => i18n.t("their-turn"),
         })
@@ -523,9 +541,11 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         notice: Callback::new(move |text: String| notice.set(Some(Said::Text(text)))),
     };
     let seated = move || held.get().is_some();
-    let resigned =
-        move || room.with(|r| r.as_ref().and_then(RoomView::result).is_some_and(|(_, reason)| reason == "resigned"));
-    let may_ask_takeback = move || seated() && takeback_by().is_none() && !resigned() && history.with(|h| h.len() >= 2);
+    let ended_by_a_player = move || {
+        room.with(|r| r.as_ref().and_then(RoomView::result).is_some_and(|(_, reason)| reason == "resigned" || reason == "abandoned"))
+    };
+    let may_ask_takeback =
+        move || seated() && takeback_by().is_none() && !ended_by_a_player() && policy() != "never" && history.with(|h| h.len() >= 1);
     let action = move |name: &'static str| move |_| send.run(Request::Action(name));
 
     view! {
@@ -544,6 +564,20 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
             <Show when=move || room.with(Option::is_some)
                 fallback=move || view! { <p class="loading">{move || if missing.get() || broken.get() { String::new() } else { i18n.t("loading") }}</p> }>
                 <p class="role" id="role">{role_line}</p>
+                <p class="room-policy" id="takeback-policy">
+                    {move || i18n.t_with("takebacks-line", &[("policy", i18n.t(super::takeback_policy_id(&policy())).into())])}
+                </p>
+                <Show when=move || opponent_away() == Some(true)>
+                    <div class="away" role="status" id="opponent-away">
+                        <p>{tr("opponent-away")}</p>
+                        <div class="actions">
+                            <button class="button primary" id="claim-win" disabled=move || acting_now.get()
+                                on:click=action("claim_win")>{tr("claim-win")}</button>
+                            <button class="button" id="claim-draw" disabled=move || acting_now.get()
+                                on:click=action("claim_draw")>{tr("claim-draw")}</button>
+                        </div>
+                    </div>
+                </Show>
                 <Show when=move || !seated() && !watching.get() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
                     <label class="name">
                         <span>{tr("your-name")}</span>
@@ -650,6 +684,11 @@ mod tests {
         assert!(landed(&Request::Action("accept_takeback"), &seen, &taken, 2));
         let resigned = view(4, json!([[4, 4], [0, 0]]), None, json!({"result": {"winner": 2, "reason": "resigned"}}));
         assert!(landed(&Request::Action("resign"), &seen, &resigned, 1));
+        assert!(!landed(&Request::Action("claim_win"), &seen, &resigned, 1), "a resignation is no claim");
+        let claimed = view(4, json!([[4, 4], [0, 0]]), None, json!({"result": {"winner": 1, "reason": "abandoned"}}));
+        assert!(landed(&Request::Action("claim_win"), &seen, &claimed, 1));
+        let granted = view(4, json!([[4, 4]]), None, json!({}));
+        assert!(landed(&Request::Action("takeback"), &seen, &granted, 2), "a room that grants takebacks at once");
     }
 
     #[test]

@@ -175,7 +175,9 @@ impl GameUi for GoUi {
             }
             GoMove::Pass { .. } => i18n.t_with("go-said-pass", &[("player", player())]),
             GoMove::Resign { .. } => i18n.t_with("go-said-resign", &[("player", player())]),
-            GoMove::Toggle { at, .. } => i18n.t_with("go-said-mark", &[("player", player()), ("at", at.to_string().into())]),
+            GoMove::Toggle { at, .. } => {
+                i18n.t_with("go-said-mark", &[("player", player()), ("at", at.to_string().into())])
+            }
             GoMove::Accept { .. } => i18n.t_with("go-said-accept", &[("player", player())]),
             GoMove::Resume { .. } => i18n.t_with("go-said-resume", &[("player", player())]),
         }

@@ -48,7 +48,8 @@ impl GameUi for PopucomUi {
 
     fn describe(i18n: I18n, before: &Popucom, cell: &Cell, after: &Popucom) -> String {
         let player = before.status().to_move().map(|seat| i18n.t(Self::colour_id(seat))).unwrap_or_default();
-        let mut said = i18n.t_with("move-said", &[("player", player.into()), ("move", Self::notation(before, cell).into())]);
+        let mut said =
+            i18n.t_with("move-said", &[("player", player.into()), ("move", Self::notation(before, cell).into())]);
         let changed = board::changes(before, after);
         if !changed.popped.is_empty() {
             // The stone just played pops with the others.
@@ -63,7 +64,8 @@ impl GameUi for PopucomUi {
 
     /// "5-5", "5 5" or "5,5": row then column, from 1.
     fn parse(_game: &Popucom, text: &str, _acting: Option<Seat>) -> Option<Cell> {
-        let digits: Vec<u8> = text.split(|c: char| c == '-' || c == ',' || c.is_whitespace())
+        let digits: Vec<u8> = text
+            .split(|c: char| c == '-' || c == ',' || c.is_whitespace())
             .filter(|part| !part.is_empty())
             .map(|part| part.parse().ok())
             .collect::<Option<_>>()?;
@@ -120,6 +122,9 @@ mod tests {
         let before = Popucom::replay(Default::default(), &moves).unwrap();
         let mut after = before.clone();
         after.play(&Cell::new(0, 2)).unwrap();
-        assert_eq!(PopucomUi::describe(i18n, &before, &Cell::new(0, 2), &after), "Red plays 1-3, 3 stones pop, 9 cells painted");
+        assert_eq!(
+            PopucomUi::describe(i18n, &before, &Cell::new(0, 2), &after),
+            "Red plays 1-3, 3 stones pop, 9 cells painted"
+        );
     }
 }
