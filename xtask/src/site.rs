@@ -312,6 +312,10 @@ pub fn build_site() -> Result<()> {
     let locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
     let statics = workspace_root().join("site/static");
     let css = std::fs::read_to_string(statics.join("style.css"))?;
+    check_css("site/static/style.css", &css)?;
+    for (game, game_css) in &manifest.styles {
+        check_css(&format!("{game}'s board.css"), game_css)?;
+    }
     std::fs::copy(statics.join("favicon.svg"), dist.join("favicon.svg"))?;
     let mut report = Vec::new();
     let mut over = Vec::new();
@@ -366,5 +370,53 @@ mod tests {
         assert!(minified.len() < source.len() / 2, "{minified}");
         assert!(minified.contains("export") && minified.contains("add"), "{minified}");
         assert!(minify_js("export function (").is_err());
+    }
+}
+
+/// Each stylesheet is inlined on its own, so each must close every rule it opens: a rule split
+/// across two files (as once happened to Go's board) silently drops the rules after it.
+fn check_css(name: &str, css: &str) -> Result<()> {
+    let mut depth = 0i32;
+    let mut rest = css;
+    while let Some(at) = rest.find(['{', '}', '/']) {
+        let (ch, after) = (rest.as_bytes()[at], &rest[at + 1..]);
+        rest = match ch {
+            b'/' if after.starts_with('*') => match after.find("*/") {
+                Some(end) => &after[end + 2..],
+                None => bail!("{name}: a comment is never closed"),
+            },
+            b'{' => {
+                depth += 1;
+                after
+            }
+            b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    bail!(
+                        "{name}: a '}}' closes no rule, near {:?}",
+                        &css[..css.len() - after.len()].lines().last().unwrap_or("")
+                    );
+                }
+                after
+            }
+            _ => after,
+        };
+    }
+    if depth != 0 {
+        bail!("{name}: {depth} rule(s) never closed");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod css_tests {
+    use super::check_css;
+
+    #[test]
+    fn a_rule_split_across_files_is_caught() {
+        assert!(check_css("ok", ".a { color: red; } /* { */ .b { x: y; }").is_ok());
+        assert!(check_css("opened", ".go-board { display: grid;\n.b { x: y; }").is_err());
+        assert!(check_css("closed", "  background: wood; }\n.c { x: y; }").is_err());
+        assert!(check_css("comment", ".a { } /* never closed").is_err());
     }
 }

@@ -99,7 +99,10 @@ pub async fn seats_tokens_and_idempotent_creation(backend: Backend) {
     let token = claim.body["token"].as_str().unwrap().to_owned();
     assert!(token.len() >= 22, "at least 128 bits");
     assert_eq!(claim.body["seat"], 1);
-    assert_eq!(claim.body["room"]["seats"][0], json!({"seat": 1, "colour": 1, "taken": true, "name": "Ann", "away": false}));
+    assert_eq!(
+        claim.body["room"]["seats"][0],
+        json!({"seat": 1, "colour": 1, "taken": true, "name": "Ann", "away": false})
+    );
     assert_eq!(claim.body["room"]["version"], room_view["version"].as_i64().unwrap() + 1);
 
     let taken = api.post(json!({"roomId": room, "seat": 1})).await;

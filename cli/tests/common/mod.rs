@@ -37,14 +37,22 @@ pub struct Server {
     port: u16,
     data: PathBuf,
     site: PathBuf,
+    env: Vec<(String, String)>,
 }
 
 impl Server {
     pub fn start(site: PathBuf) -> Server {
+        Self::start_with_env(site, &[])
+    }
+
+    /// The same, with extra environment variables (`TABULA_ABANDON_SECONDS`, say).
+    pub fn start_with_env(site: PathBuf, env: &[(&str, &str)]) -> Server {
         let port = free_port();
         let data = std::env::temp_dir().join(format!("tabula-test-{}-{port}.db", std::process::id()));
         let _ = std::fs::remove_file(&data);
-        let mut server = Server { process: None, base: format!("http://127.0.0.1:{port}"), port, data, site };
+        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let base = format!("http://127.0.0.1:{port}");
+        let mut server = Server { process: None, base, port, data, site, env };
         server.restart();
         server
     }
@@ -65,6 +73,8 @@ impl Server {
             .env_remove("SUPABASE_URL")
             .env_remove("SUPABASE_REST_URL")
             .env_remove("RATE_LIMIT_PER_MINUTE")
+            .env_remove("TABULA_ABANDON_SECONDS")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::null())
             .spawn()
             .expect("tabula serve starts");

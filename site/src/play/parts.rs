@@ -79,6 +79,14 @@ pub fn move_list<U: GameUi>(history: Signal<History<U::G>>, step: RwSignal<Optio
         })
     });
     let go_to = move |count: usize| step.set(if count >= total.get_untracked() { None } else { Some(count) });
+    // How many moves arrived since this player stepped back (a takeback can lower the total).
+    let left_live_at = RwSignal::new(None::<usize>);
+    Effect::new(move |_| match step.get() {
+        None => left_live_at.set(None),
+        Some(_) if left_live_at.get_untracked().is_none() => left_live_at.set(Some(total.get_untracked())),
+        Some(_) => {}
+    });
+    let arrived = Memo::new(move |_| left_live_at.get().map_or(0, |then| total.get().saturating_sub(then)));
     let list = move || {
         notations
             .get()
@@ -113,9 +121,9 @@ pub fn move_list<U: GameUi>(history: Signal<History<U::G>>, step: RwSignal<Optio
             </span>
             // Stepping back stays put when moves arrive; this counts them and goes back to live.
             <button class="small" id="replay-live" on:click=move |_| step.set(None) disabled=move || step.get().is_none()>
-                {move || match step.get() {
-                    Some(at) if total.get() > at => i18n.t_with("replay-live-new", &[("count", (total.get() - at).into())]),
-                    _ => i18n.t("replay-live"),
+                {move || match arrived.get() {
+                    0 => i18n.t("replay-live"),
+                    count => i18n.t_with("replay-live-new", &[("count", count.into())]),
                 }}
             </button>
         </div>

@@ -542,10 +542,19 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     };
     let seated = move || held.get().is_some();
     let ended_by_a_player = move || {
-        room.with(|r| r.as_ref().and_then(RoomView::result).is_some_and(|(_, reason)| reason == "resigned" || reason == "abandoned"))
+        room.with(|r| {
+            r.as_ref()
+                .and_then(RoomView::result)
+                .is_some_and(|(_, reason)| reason == "resigned" || reason == "abandoned")
+        })
     };
-    let may_ask_takeback =
-        move || seated() && takeback_by().is_none() && !ended_by_a_player() && policy() != "never" && history.with(|h| h.len() >= 1);
+    let may_ask_takeback = move || {
+        seated()
+            && takeback_by().is_none()
+            && !ended_by_a_player()
+            && policy() != "never"
+            && history.with(|h| h.len() >= 1)
+    };
     let action = move |name: &'static str| move |_| send.run(Request::Action(name));
 
     view! {
