@@ -37,8 +37,88 @@ fn compile(tag: &str, source: &str) -> Vec<(String, String)> {
     messages
 }
 
+/// Whether this build's bundle can show message `id`: a game's own messages (`go-...`) go only
+/// into bundles with that game's screens, and the pages of games without screens (their rules,
+/// shown by the home bundle) only into the home bundle. Native builds have every feature.
+fn shown_here(id: &str) -> bool {
+    let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
+    // A game's page (rules, diagrams, options, pitch) is never shown by a room bundle.
+    let game_page = ["-rules-", "-diagram-", "-option-", "-about"].iter().any(|part| id.contains(part))
+        || id.starts_with("go-handicap-")
+        || ["go-ko-psk", "go-ko-simple"].contains(&id);
+    if game_page && !feature("LOCAL_SCREEN") && !feature("HOME_PAGES") {
+        return false;
+    }
+    match id.split('-').next() {
+        Some("popucom") => feature("POPUCOM"),
+        Some("go" | "sgf") => feature("GO"),
+        Some("edges" | "chess" | "triplex") => feature("HOME_PAGES"),
+        _ => true,
+    }
+}
+
+/// A stylesheet without comments and runs of white space (quoted text is kept as written): the
+/// bundles carry their game's CSS, and the pages inline it.
+fn minify_css(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut chars = css.chars().peekable();
+    let mut space = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                space = true;
+            }
+            '"' | '\'' => {
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+                for inner in chars.by_ref() {
+                    out.push(inner);
+                    if inner == c {
+                        break;
+                    }
+                }
+            }
+            c if c.is_whitespace() => space = true,
+            '{' | '}' | ';' | ',' => {
+                while out.ends_with(' ') {
+                    out.pop();
+                }
+                out.push(c);
+                space = false;
+            }
+            c => {
+                if space && !out.is_empty() && !out.ends_with(['{', '}', ';', ',']) {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 fn main() {
-    let dir = Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("locales");
+    let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).to_path_buf();
+    let out_dir = Path::new(&std::env::var("OUT_DIR").expect("cargo sets it")).to_path_buf();
+    for game in ["popucom", "go"] {
+        let path = root.join(format!("src/games/{game}/board.css"));
+        println!("cargo::rerun-if-changed={}", path.display());
+        let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        std::fs::write(out_dir.join(format!("{game}.css")), minify_css(&css)).expect("OUT_DIR is writable");
+    }
+    let dir = root.join("locales");
     let mut out = String::new();
     for (name, tag) in LANGUAGES {
         let path = dir.join(format!("{tag}.ftl"));
@@ -50,10 +130,11 @@ fn main() {
         }
         let _ = writeln!(out, "pub static {name}: &[(&str, &str)] = &[");
         for (id, text) in compile(tag, &source) {
-            let _ = writeln!(out, "    ({id:?}, {text:?}),");
+            if shown_here(&id) {
+                let _ = writeln!(out, "    ({id:?}, {text:?}),");
+            }
         }
         let _ = writeln!(out, "];");
     }
-    let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets it")).join("messages.rs");
-    std::fs::write(target, out).expect("OUT_DIR is writable");
+    std::fs::write(out_dir.join("messages.rs"), out).expect("OUT_DIR is writable");
 }

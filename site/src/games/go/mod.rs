@@ -67,7 +67,7 @@ pub fn points(value: f64) -> String {
 impl GameUi for GoUi {
     type G = Go;
     const SLUG: Slug = Slug::Go;
-    const CSS: &'static str = include_str!("board.css");
+    const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/go.css"));
 
     fn colour_id(seat: Seat) -> &'static str {
         match seat {

@@ -20,7 +20,7 @@ const LANDS: [&str; 2] = ["#5c2533", "#1d3f5e"];
 impl GameUi for PopucomUi {
     type G = Popucom;
     const SLUG: Slug = Slug::Popucom;
-    const CSS: &'static str = include_str!("board.css");
+    const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/popucom.css"));
 
     fn colour_id(seat: Seat) -> &'static str {
         match seat {
