@@ -364,9 +364,12 @@ async fn a_go_takeback_is_asked_and_accepted_between_two_browsers() {
     click(&white, "#takeback").await;
     wait_until(&black, "return !!document.getElementById('accept-takeback')", 10, "the request").await;
     click(&black, "#accept-takeback").await;
-    let empty = Go::new(serde_json::from_value(json!({"size": 9})).unwrap()).unwrap();
+    // White asked before black replied: only white's own move goes, and white moves again.
+    let mut expected = Go::new(serde_json::from_value(json!({"size": 9})).unwrap()).unwrap();
+    expected.play(&play("E5")).unwrap();
     for (who, client) in [("black", &black), ("white", &white)] {
-        see(client, &empty, &format!("{who}'s board after the takeback")).await;
+        see(client, &expected, &format!("{who}'s board after the takeback")).await;
     }
-    assert_eq!(js(&black, "return document.querySelectorAll('.moves li').length").await, Value::from(0));
+    assert_eq!(js(&black, "return document.querySelectorAll('.moves li').length").await, Value::from(1));
+    wait_until(&white, "return document.getElementById('role').textContent === 'Your turn'", 10, "white to move").await;
 }

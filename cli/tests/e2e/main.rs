@@ -306,8 +306,8 @@ async fn a_takeback_is_asked_and_accepted_between_two_browsers() {
     wait_until(&red, "return document.getElementById('cell-0').classList.contains('stone-2')", 10, "blue's move").await;
     click(&red, "#takeback").await;
     wait_until(&blue, "return !!document.getElementById('accept-takeback')", 10, "the request on blue's screen").await;
-    assert_eq!(text(&blue, "#role").await, "Your opponent asks to take back the last two moves.");
-    assert_eq!(text(&red, "#role").await, "You asked to take back the last two moves.");
+    assert_eq!(text(&blue, "#role").await, "Your opponent asks to take back their last move and your reply (2 moves).");
+    assert_eq!(text(&red, "#role").await, "You asked to take back your last move and your opponent's reply (2 moves).");
     click(&blue, "#accept-takeback").await;
     let empty = "return document.querySelectorAll('.board .cell.stone-1, .board .cell.stone-2').length === 0";
     for (who, client) in [("red", &red), ("blue", &blue)] {
@@ -319,4 +319,17 @@ async fn a_takeback_is_asked_and_accepted_between_two_browsers() {
     click(&red, "#cell-80").await;
     wait_until(&blue, "return document.getElementById('cell-80').classList.contains('stone-1')", 10, "play goes on")
         .await;
+    // Asked before the other side replies: only the asker's own move, and blue may refuse.
+    click(&red, "#takeback").await;
+    wait_until(&blue, "return !!document.getElementById('decline-takeback')", 10, "the second request").await;
+    assert_eq!(text(&blue, "#role").await, "Your opponent asks to take back their last move.");
+    click(&blue, "#decline-takeback").await;
+    wait_until(
+        &red,
+        "return document.getElementById('role').textContent === 'Waiting for your opponent'",
+        10,
+        "refused",
+    )
+    .await;
+    assert_eq!(js(&red, "return document.getElementById('cell-80').classList.contains('stone-1')").await, true);
 }
