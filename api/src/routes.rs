@@ -62,15 +62,18 @@ impl AppState {
     }
 
     /// Records a poll by `seat` unless one was recorded recently (or much sooner for short
-    /// abandonment times, so presence stays finer than the time it is judged by).
-    async fn saw(&self, room: &mut Room, seat: Seat) -> Result<(), ApiError> {
+    /// abandonment times, so presence stays finer than the time it is judged by). Best effort: a
+    /// failed write is logged and the request goes on (a poll still gets its room, a new seat
+    /// still gets its token).
+    async fn saw(&self, room: &mut Room, seat: Seat) {
         let now = now();
         let every = Duration::seconds(PRESENCE_WRITE_SECONDS).min(self.abandon_after / 4);
         if room.seen[seat.index()].is_none_or(|seen| now - seen >= every) {
-            self.store.touch(&room.id, seat, now).await?;
-            room.seen[seat.index()] = Some(now);
+            match self.store.touch(&room.id, seat, now).await {
+                Ok(()) => room.seen[seat.index()] = Some(now),
+                Err(error) => tracing::warn!(%error, room = room.id.as_str(), "presence not recorded"),
+            }
         }
-        Ok(())
     }
 }
 
@@ -132,7 +135,7 @@ async fn get_room(
     let mut room = fetch(app.store.as_ref(), &id).await?;
     let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
     if let Some(seat) = token.and_then(|token| room.seat_for_token(token)) {
-        app.saw(&mut room, seat).await?;
+        app.saw(&mut room, seat).await;
     }
     let room = app.open(room)?;
     if etag_matches(&headers, &room.etag()) {
@@ -190,7 +193,7 @@ async fn post_room(
     if let Some(token) = request.token {
         let mut room = fetch(store, &id).await?;
         let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
-        app.saw(&mut room, seat).await?;
+        app.saw(&mut room, seat).await;
         let loaded = app.open(room)?;
         return Ok(with_etag(
             &loaded,
@@ -228,7 +231,7 @@ async fn post_room(
         claimed.version += 1;
         claimed.updated_at = now();
         if store.replace(&claimed, expected).await? {
-            app.saw(&mut claimed, seat).await?;
+            app.saw(&mut claimed, seat).await;
             let loaded = app.open(claimed)?;
             let body = json!({"room": loaded.view(), "seat": seat.number(), "token": token});
             return Ok(with_etag(&loaded, StatusCode::OK, body));

@@ -22,9 +22,10 @@ pub struct RoomView {
     /// The seat asking to take back its last move (and the reply, if any), until answered.
     #[serde(default)]
     pub takeback: Option<u8>,
-    /// How many moves that request takes back (2 once the other side replied).
+    /// How many moves that request takes back (2 once the other side replied; more after marks
+    /// in Go's scoring phase).
     #[serde(default)]
-    pub takeback_moves: Option<u8>,
+    pub takeback_moves: Option<u32>,
     /// The room's takeback policy: `never`, `ask` or `always`.
     #[serde(default = "ask")]
     pub takebacks: String,

@@ -41,6 +41,7 @@ pub async fn a_player_who_leaves_can_be_claimed_against(backend: Backend) {
 
     let early = api.act(&room, &one, v, "claim_win").await;
     assert_eq!((early.status.as_u16(), early.body["error"]["reason"].as_str()), (422, Some("opponent_present")));
+    assert_eq!(version(&api.get(&room).await.body), v, "a refused claim writes nothing");
     // Both keep polling past the abandonment time: nobody is away.
     let both = poll_for(&api, &room, &one, Some(&two), ABANDON_AFTER + Duration::from_millis(800)).await;
     assert_eq!(away(&both), [false, false], "{both}");
@@ -53,6 +54,9 @@ pub async fn a_player_who_leaves_can_be_claimed_against(backend: Backend) {
     assert_eq!(version(&quiet), v, "presence is no change of the game");
     let changed = api.send(api.http.get(api.url()).query(&[("roomId", &room)]).header("if-none-match", &etag)).await;
     assert_eq!(changed.status, 200, "a player going away changes the ETag");
+    let away_etag = changed.headers["etag"].to_str().unwrap().to_owned();
+    let same = api.send(api.http.get(api.url()).query(&[("roomId", &room)]).header("if-none-match", &away_etag)).await;
+    assert_eq!(same.status, 304, "and polls with that ETag are cheap again");
 
     // Seat two comes back before any claim and just continues.
     let back = api.poll(&room, &two).await.body;
@@ -61,6 +65,9 @@ pub async fn a_player_who_leaves_can_be_claimed_against(backend: Backend) {
     assert_eq!(refused.body["error"]["reason"], "opponent_present", "{}", refused.raw);
     assert_eq!(api.play(&room, &two, v, json!([0, 0])).await.status, 200);
     let v = v + 1;
+    // That move went through the API's cache, whose copy of the room has old presence times: the
+    // write must not have put them back.
+    assert_eq!(away(&api.get(&room).await.body), [false, false], "a move keeps presence as polled");
 
     // Seat two leaves for good; a watcher cannot claim, seat one can.
     poll_for(&api, &room, &one, None, ABANDON_AFTER + Duration::from_millis(800)).await;

@@ -468,7 +468,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     });
     let my_seat = move || held.get().map(|h| h.seat);
     let takeback_by = move || room.with(|r| r.as_ref().and_then(|r| r.takeback));
-    let takeback_both = move || room.with(|r| r.as_ref().and_then(|r| r.takeback_moves)) == Some(2);
+    let takeback_count = move || room.with(|r| r.as_ref().and_then(|r| r.takeback_moves)).unwrap_or(1);
     let policy = move || room.with(|r| r.as_ref().map(|r| r.takebacks.clone())).unwrap_or_default();
     // The other seat's player stopped polling long ago: this player may end the game.
     let opponent_away = move || {
@@ -489,11 +489,14 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                     _ => i18n.t("role-lost"),
                 }
             }
-            (Some(me), _) if takeback_by() == Some(me) => {
-                i18n.t(if takeback_both() { "takeback-asked-both" } else { "takeback-asked" })
-            }
-            (Some(_), _) if takeback_by().is_some() => {
-                i18n.t(if takeback_both() { "takeback-offered-both" } else { "takeback-offered" })
+            (Some(me), _) if takeback_by().is_some() => {
+                let asked = takeback_by() == Some(me);
+                match (asked, takeback_count()) {
+                    (true, 1) => i18n.t("takeback-asked"),
+                    (false, 1) => i18n.t("takeback-offered"),
+                    (true, n) => i18n.t_with("takeback-asked-both", &[("count", n.into())]),
+                    (false, n) => i18n.t_with("takeback-offered-both", &[("count", n.into())]),
+                }
             }
             (Some(_), Some(colour)) if shown.with(|g| g.status().to_move()) == Some(colour) => i18n.t("your-turn"),
             (Some(_), _) => i18n.t("their-turn"),
