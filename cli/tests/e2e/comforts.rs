@@ -77,6 +77,15 @@ async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
     }
 }
 
+/// Types `text` into the board's move field and plays it.
+async fn type_move(client: &Client, text: &str) {
+    let script = format!(
+        "const i = document.getElementById('type-move'); i.value = {text:?}; i.dispatchEvent(new Event('input', {{bubbles: true}})); return i.value"
+    );
+    assert_eq!(js(client, &script).await, Value::from(text));
+    click(client, "#type-move-play").await;
+}
+
 /// Makes the page believe it is in a background tab (or in front again), as switching tabs does.
 async fn set_hidden(client: &Client, hidden: bool) {
     let script = format!(
@@ -131,13 +140,11 @@ async fn your_move_shows_in_a_background_tab_and_first_on_the_home() {
     // A move typed in the game's notation is played like a tap.
     blue.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
     wait_until(&blue, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "blue's turn").await;
-    js(&blue, "const i = document.getElementById('type-move'); i.value = '9-9'; i.dispatchEvent(new Event('input', {bubbles: true})); return 1").await;
-    click(&blue, "#type-move-play").await;
+    type_move(&blue, "9-9").await;
     wait_until(&red, "return document.getElementById('cell-80').classList.contains('stone-2')", 10, "the typed move")
         .await;
     assert_eq!(text(&red, "#move-said").await, "Blue plays 9-9");
-    js(&blue, "const i = document.getElementById('type-move'); i.value = 'z9'; i.dispatchEvent(new Event('input', {bubbles: true})); return 1").await;
-    click(&blue, "#type-move-play").await;
+    type_move(&blue, "z9").await;
     wait_until(
         &blue,
         "return document.getElementById('notice').textContent.includes('5-5')",
