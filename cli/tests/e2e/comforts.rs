@@ -77,6 +77,13 @@ async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
     }
 }
 
+/// Waits until the player's page has seen the other move (it polls about once a second), then
+/// taps `cell`.
+async fn play_in_turn(player: &Client, cell: usize) {
+    wait_until(player, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "the turn").await;
+    click(player, &format!("#cell-{cell}")).await;
+}
+
 /// Types `text` into the board's move field and plays it.
 async fn type_move(client: &Client, text: &str) {
     let script = format!(
@@ -168,7 +175,7 @@ async fn a_watcher_who_steps_back_stays_put_until_live() {
     watcher.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
     let moves = [(&red, 40), (&blue, 0), (&red, 80)];
     for (n, (player, cell)) in moves.iter().enumerate() {
-        click(player, &format!("#cell-{cell}")).await;
+        play_in_turn(player, *cell).await;
         wait_until(
             &watcher,
             &format!("return document.querySelectorAll('.moves li').length === {}", n + 1),
@@ -187,9 +194,8 @@ async fn a_watcher_who_steps_back_stays_put_until_live() {
     )
     .await;
     assert_eq!(text(&watcher, "#replay-live").await, "Live");
-    click(&blue, "#cell-8").await;
-    wait_until(&red, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "red's turn").await;
-    click(&red, "#cell-72").await;
+    play_in_turn(&blue, 8).await;
+    play_in_turn(&red, 72).await;
     wait_until(&watcher, "return document.querySelectorAll('.moves li').length === 5", 10, "the new moves").await;
     assert_eq!(stones(&watcher).await, 1, "the watcher was not pulled along");
     assert_eq!(text(&watcher, "#replay-live").await, "Live (+2)");
