@@ -52,7 +52,8 @@ fn shown_here(id: &str) -> bool {
     match id.split('-').next() {
         Some("popucom") => feature("POPUCOM"),
         Some("go" | "sgf") => feature("GO"),
-        Some("edges" | "chess" | "triplex") => feature("HOME_PAGES"),
+        Some("edges") => feature("EDGES"),
+        Some("chess" | "triplex") => feature("HOME_PAGES"),
         _ => true,
     }
 }
@@ -112,7 +113,7 @@ fn minify_css(css: &str) -> String {
 fn main() {
     let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).to_path_buf();
     let out_dir = Path::new(&std::env::var("OUT_DIR").expect("cargo sets it")).to_path_buf();
-    for game in ["popucom", "go"] {
+    for game in ["popucom", "go", "edges"] {
         let path = root.join(format!("src/games/{game}/board.css"));
         println!("cargo::rerun-if-changed={}", path.display());
         let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

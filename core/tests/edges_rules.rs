@@ -221,3 +221,53 @@ fn out_of_range_numbers_are_errors_not_panics() {
     game.play(&EdgesMove::place(65)).unwrap();
     assert_eq!((game.edge(0), game.supply(Seat::One)), (Some(Seat::Two), u32::MAX), "seat two ate edge 0");
 }
+
+/// The ordered changes a screen animates: walked from the position before the action, they lead
+/// to the vector's next state, and they hold the eats, captures and destructions its `ev` counts.
+#[test]
+fn the_last_changes_of_every_reference_action_lead_from_one_recorded_state_to_the_next() {
+    use tabula_core::edges::{Changed, Target};
+    let text = std::fs::read_to_string(shared_vectors().join("edges-public.jsonl")).expect("reference vectors");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let record: Value = serde_json::from_str(line).unwrap();
+        let actions: Vec<EdgesMove> = serde_json::from_value(record["actions"].clone()).unwrap();
+        let steps = record["steps"].as_array().unwrap();
+        let mut game = start();
+        for (action, step) in actions.iter().zip(steps) {
+            let mut edges: Vec<Option<Seat>> = (0..128).map(|e| game.edge(e)).collect();
+            let mut cells: Vec<Option<Seat>> = (0..64).map(|c| game.owner(c)).collect();
+            let mover = game.status().to_move().unwrap();
+            game.play(action).unwrap();
+            let changes: Vec<Changed> = game.last_changes();
+            let raw = match action {
+                EdgesMove::Pass { .. } => 0,
+                EdgesMove::Place { .. } => 1,
+                EdgesMove::Move { .. } => 2,
+            };
+            for change in &changes {
+                let slot = match change.target {
+                    Target::Edge(edge) => &mut edges[edge],
+                    Target::Cell(cell) => &mut cells[cell],
+                };
+                assert_eq!(*slot, change.before, "seed {}: each change starts where the last one left", record["seed"]);
+                *slot = change.after;
+            }
+            let text = |values: &[Option<Seat>]| -> String {
+                values.iter().map(|v| v.map_or('.', |s| if s == Seat::One { '0' } else { '1' })).collect()
+            };
+            assert_eq!(text(&edges), step["edges"], "seed {}", record["seed"]);
+            assert_eq!(text(&cells), step["cells"], "seed {}", record["seed"]);
+            let ev: Vec<u64> = serde_json::from_value(step["ev"].clone()).unwrap();
+            let resolution = &changes[raw.min(changes.len())..];
+            let count = |f: &dyn Fn(&Changed) -> bool| resolution.iter().filter(|c| f(c)).count() as u64;
+            let is_cell = |c: &Changed| matches!(c.target, Target::Cell(_));
+            assert_eq!(count(&|c| is_cell(c) && c.before.is_none() && c.after.is_some()), ev[0], "captured");
+            assert_eq!(count(&|c| is_cell(c) && c.before.is_some() && c.after.is_none()), ev[1], "destroyed");
+            assert_eq!(count(&|c| !is_cell(c) && c.after == Some(mover)), ev[2], "eaten by the mover");
+            assert_eq!(count(&|c| !is_cell(c) && c.after == Some(mover.other())), ev[3], "eaten by the opponent");
+            checked += 1;
+        }
+    }
+    assert!(checked > 30_000, "{checked} actions");
+}

@@ -25,6 +25,10 @@ impl Player {
         self.0.index() as u8
     }
 
+    pub fn of(seat: Seat) -> Player {
+        Player(seat)
+    }
+
     fn from_number(n: u8) -> Option<Player> {
         match n {
             0 => Some(Player(Seat::One)),

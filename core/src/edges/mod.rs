@@ -144,11 +144,26 @@ pub struct Events {
     pub refill: BySeat<u32>,
 }
 
-/// One undoable change, with the value before it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One change of an action, with the value before it (enough to undo it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Change {
     Edge { edge: usize, before: Option<Seat> },
     Cell { cell: usize, before: Option<Seat> },
+}
+
+/// An edge id or a cell id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Edge(usize),
+    Cell(usize),
+}
+
+/// One step of what an action did: an edge's colour or a cell's owner, before and after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Changed {
+    pub target: Target,
+    pub before: Option<Seat>,
+    pub after: Option<Seat>,
 }
 
 /// Everything needed to take one action back.
@@ -205,6 +220,33 @@ impl Edges {
 
     pub fn edges_of(&self, seat: Seat) -> u32 {
         self.edges.iter().filter(|&&c| c == Some(seat)).count() as u32
+    }
+
+    /// What the last action changed, in the order it happened: the edge placed (or the edge moved
+    /// away and where it landed), then every eat, capture and destruction as the resolution made
+    /// them. Screens animate them in this order. Empty after a pass or at the start.
+    pub fn last_changes(&self) -> Vec<Changed> {
+        let Some(record) = self.history.last() else { return Vec::new() };
+        let mut changed: Vec<Changed> = record
+            .changes
+            .iter()
+            .map(|change| match *change {
+                Change::Edge { edge, before } => Changed { target: Target::Edge(edge), before, after: None },
+                Change::Cell { cell, before } => Changed { target: Target::Cell(cell), before, after: None },
+            })
+            .collect();
+        // Each change's value after it is the next change's "before" of the same target, or today's.
+        for i in 0..changed.len() {
+            let target = changed[i].target;
+            changed[i].after = match changed[i + 1..].iter().find(|c| c.target == target) {
+                Some(next) => next.before,
+                None => match target {
+                    Target::Edge(edge) => self.edges[edge],
+                    Target::Cell(cell) => self.owners[cell],
+                },
+            };
+        }
+        changed
     }
 
     /// How many actions can be undone (all since the start, or since the state was loaded).

@@ -2,6 +2,8 @@
 //! games whose screens are built into this bundle, those screens. Adding a game's screens is its own
 //! folder plus one line in `screens`.
 
+#[cfg(feature = "edges")]
+pub mod edges;
 #[cfg(feature = "go")]
 pub mod go;
 #[cfg(feature = "popucom")]
@@ -73,12 +75,13 @@ impl Slug {
     /// Whether the site can play this game yet (its screens exist in some bundle). The others show
     /// their page with the rules and "coming soon".
     pub fn playable(self) -> bool {
-        matches!(self, Slug::Popucom | Slug::Go)
+        matches!(self, Slug::Popucom | Slug::Go | Slug::Edges)
     }
 
     pub fn options(self) -> &'static [GameOption] {
         match self {
             Slug::Go => GO_OPTIONS,
+            Slug::Edges => EDGES_OPTIONS,
             _ => &[],
         }
     }
@@ -91,6 +94,8 @@ pub fn screens(slug: Slug) -> Option<&'static dyn Screens> {
         Slug::Popucom => Some(&crate::play::ScreensOf(popucom::PopucomUi)),
         #[cfg(feature = "go")]
         Slug::Go => Some(&crate::play::ScreensOf(go::GoUi)),
+        #[cfg(feature = "edges")]
+        Slug::Edges => Some(&crate::play::ScreensOf(edges::EdgesUi)),
         _ => None,
     }
 }
@@ -118,9 +123,15 @@ pub enum OptionKind {
         min: i64,
         max: i64,
     },
+    /// A whole number from `min` to `max`.
+    Whole {
+        min: i64,
+        max: i64,
+    },
 }
 
-/// One option of a game's config: `key` is both the URL query key and the config field.
+/// One option of a game's config: `key` is both the URL query key and the config field (`supply.0`
+/// is the first item of the config's `supply` list).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameOption {
     pub key: &'static str,
@@ -178,6 +189,42 @@ const GO_OPTIONS: &[GameOption] = &[
     GameOption { key: "ko", label: "go-option-ko", kind: OptionKind::Choice(GO_KO), default: "psk" },
 ];
 
+const EDGES_SIZES: &[Choice] = &[
+    choice("8", Label::Text("8 × 8"), false),
+    choice("6", Label::Text("6 × 6"), false),
+    choice("10", Label::Text("10 × 10"), false),
+    choice("12", Label::Text("12 × 12"), false),
+    choice("3", Label::Text("3 × 3"), true),
+    choice("4", Label::Text("4 × 4"), true),
+    choice("5", Label::Text("5 × 5"), true),
+    choice("7", Label::Text("7 × 7"), true),
+    choice("9", Label::Text("9 × 9"), true),
+    choice("11", Label::Text("11 × 11"), true),
+];
+
+/// The original's defaults: 8 x 8, 5 cells to win, 6 edges each.
+const EDGES_OPTIONS: &[GameOption] = &[
+    GameOption { key: "size", label: "edges-option-size", kind: OptionKind::Choice(EDGES_SIZES), default: "8" },
+    GameOption {
+        key: "cells_to_win",
+        label: "edges-option-win",
+        kind: OptionKind::Whole { min: 1, max: 144 },
+        default: "5",
+    },
+    GameOption {
+        key: "supply.0",
+        label: "edges-option-supply-1",
+        kind: OptionKind::Whole { min: 1, max: 99 },
+        default: "6",
+    },
+    GameOption {
+        key: "supply.1",
+        label: "edges-option-supply-2",
+        kind: OptionKind::Whole { min: 1, max: 99 },
+        default: "6",
+    },
+];
+
 /// The options' values read from a query string (`size=19&komi=6.5`), each defaulted and checked
 /// against its kind: anything unknown or out of range falls back to the default.
 pub fn option_values(slug: Slug, query: &str) -> Vec<(&'static str, String)> {
@@ -200,6 +247,7 @@ fn option_accepts(option: &GameOption, value: &str) -> bool {
     match option.kind {
         OptionKind::Choice(choices) => choices.iter().any(|c| c.value == value),
         OptionKind::Halves { min, max } => halves(value).is_some_and(|h| (min..=max).contains(&h)),
+        OptionKind::Whole { min, max } => value.parse::<i64>().is_ok_and(|n| (min..=max).contains(&n)),
     }
 }
 
@@ -232,8 +280,8 @@ pub fn half_text(halves: i64) -> String {
     }
 }
 
-/// The game config the API and the engine take: each option's value under its key, as a number
-/// when it is one.
+/// The game config the API and the engine take: each option's value under its key (or as an item
+/// of a list, `supply.0`), as a number when it is one.
 pub fn config_of(values: &[(&'static str, String)]) -> Value {
     let mut config = Map::new();
     for (key, value) in values {
@@ -242,7 +290,18 @@ pub fn config_of(values: &[(&'static str, String)]) -> Value {
             (_, Some(h)) => Value::from(h as f64 / 2.0),
             _ => Value::from(value.as_str()),
         };
-        config.insert((*key).to_owned(), json);
+        match key.split_once('.') {
+            // `supply.0`: an item of a list, in order.
+            Some((list, _)) => {
+                let items = config.entry(list.to_owned()).or_insert_with(|| Value::Array(Vec::new()));
+                if let Value::Array(items) = items {
+                    items.push(json);
+                }
+            }
+            None => {
+                config.insert((*key).to_owned(), json);
+            }
+        }
     }
     Value::Object(config)
 }
@@ -267,6 +326,14 @@ mod tests {
         assert_eq!(config_of(&values), serde_json::json!({"size": 9, "komi": 7.5, "handicap": 0, "ko": "psk"}));
         assert_eq!(option_query(&option_values(Slug::Go, "")), "size=9&komi=7.5&handicap=0&ko=psk");
         assert_eq!(config_of(&option_values(Slug::Popucom, "size=19")), serde_json::json!({}));
+        // Edges & Blocks: the original's defaults, and each side's supply into one list.
+        let edges = |query| config_of(&option_values(Slug::Edges, query));
+        assert_eq!(edges(""), serde_json::json!({"size": 8, "cells_to_win": 5, "supply": [6, 6]}));
+        assert_eq!(
+            edges("size=12&cells_to_win=9&supply.0=4&supply.1=30"),
+            serde_json::json!({"size": 12, "cells_to_win": 9, "supply": [4, 30]})
+        );
+        assert_eq!(edges("size=2&cells_to_win=0&supply.1=100"), edges(""), "out of range: the defaults");
     }
 
     #[test]

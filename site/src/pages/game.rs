@@ -53,6 +53,11 @@ fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&
                 prop:value=current on:change=move |event| set(event_target_value(&event)) />
         }
         .into_any(),
+        OptionKind::Whole { min, max } => view! {
+            <input id=id.clone() type="number" inputmode="numeric" min=min.to_string() max=max.to_string() step="1"
+                prop:value=current on:change=move |event| set(event_target_value(&event)) />
+        }
+        .into_any(),
     };
     view! {
         <label class="option" for=id>

@@ -1,0 +1,436 @@
+//! The Edges & Blocks board: the n x n cells of the torus and its 2n² edges as bars. Each edge is
+//! a button whose hit area is the diamond between the two cells it separates (the diamonds tile
+//! the board, so every point of it is some edge's target); the edges on the far borders are drawn
+//! a second time as half-edges, because on a torus they are the same edges as on the near ones.
+//! A tap places, or selects one of your edges and then moves it; what the engine did is animated
+//! step by step. The decisions are plain functions, unit-tested natively.
+
+use leptos::prelude::*;
+use tabula_core::edges::{Changed, Edges, EdgesMove, Player, Target, Torus};
+use tabula_core::{Game, Seat};
+
+use super::{edge_name, EdgesUi};
+use crate::browser;
+use crate::i18n::{use_i18n, I18n};
+use crate::play::{BoardProps, GameUi};
+
+/// (is vertical, x, y) of an edge id, as `shared/rules/edges.md` numbers them.
+pub fn coords(torus: Torus, edge: usize) -> (bool, usize, usize) {
+    let n = torus.side();
+    let local = edge % (n * n);
+    (edge >= n * n, local % n, local / n)
+}
+
+fn edge_id(torus: Torus, vertical: bool, x: usize, y: usize) -> usize {
+    let n = torus.side();
+    (if vertical { n * n } else { 0 }) + n * (y % n) + x % n
+}
+
+/// What a tap on an edge means here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tap {
+    /// One of your edges, to move: its destinations light up.
+    Select(usize),
+    /// The selected edge again: nothing selected any more.
+    Cancel,
+    /// An action for the screen to judge (which refuses it, with the engine's reason, if illegal).
+    Offer(EdgesMove),
+}
+
+/// The one decision of the board: what tapping `edge` means for a screen acting as `acting`, with
+/// `selected` picked for a move and `ghost` waiting for its confirmation. It never judges legality:
+/// a tap that cannot be an action is offered as the action it looks like, and the engine says why not.
+pub fn tap(game: &Edges, acting: Option<Seat>, selected: Option<usize>, ghost: Option<EdgesMove>, edge: usize) -> Tap {
+    // A second tap on a move waiting for confirmation confirms it.
+    if let Some(ghost) = ghost {
+        let target = match ghost {
+            EdgesMove::Place { edge, .. } => Some(edge),
+            EdgesMove::Move { to, .. } => Some(to),
+            EdgesMove::Pass { .. } => None,
+        };
+        if target == Some(edge) {
+            return Tap::Offer(ghost);
+        }
+    }
+    let colour = game.edge(edge);
+    let to_move = game.status().to_move();
+    // "Moving" an edge that is not yours to move: the engine's refusal says which reason applies.
+    let not_mine =
+        |player: Option<Seat>| Tap::Offer(EdgesMove::Move { from: edge, to: edge, player: player.map(Player::of) });
+    match (selected, colour) {
+        (Some(from), _) if from == edge => Tap::Cancel,
+        (Some(from), None) => Tap::Offer(EdgesMove::shift(from, edge)),
+        (Some(_), Some(c)) if Some(c) == acting => Tap::Select(edge),
+        (Some(_), Some(_)) => not_mine(None),
+        (None, None) => Tap::Offer(EdgesMove::place(edge)),
+        (None, Some(c)) if Some(c) == acting && to_move == Some(c) => Tap::Select(edge),
+        // Your own edge while the other side is to move: "not your turn".
+        (None, Some(c)) if Some(c) == acting => not_mine(Some(c)),
+        (None, Some(_)) => not_mine(None),
+    }
+}
+
+/// The empty edges `from` may move to.
+pub fn destinations(game: &Edges, from: usize) -> Vec<usize> {
+    game.torus().adjacent(from).into_iter().filter(|&e| game.edge(e).is_none()).collect()
+}
+
+/// The edge the keyboard focus moves to on an arrow key. Left and right walk a row of cells
+/// through each cell's left edge then its top edge; up and down keep the kind of edge. The board
+/// wraps, as the game does.
+pub fn move_focus(torus: Torus, edge: usize, key: &str) -> usize {
+    let n = torus.side();
+    let (vertical, x, y) = coords(torus, edge);
+    match (key, vertical) {
+        ("ArrowRight", true) => edge_id(torus, false, x, y),
+        ("ArrowRight", false) => edge_id(torus, true, x + 1, y),
+        ("ArrowLeft", false) => edge_id(torus, true, x, y),
+        ("ArrowLeft", true) => edge_id(torus, false, x + n - 1, y),
+        ("ArrowDown", _) => edge_id(torus, vertical, x, y + 1),
+        ("ArrowUp", _) => edge_id(torus, vertical, x, y + n - 1),
+        _ => edge,
+    }
+}
+
+/// The animation of the last action: for each edge and cell it changed, its step number (in the
+/// order the engine made the changes) and the colour it had before. The action's own edges (the
+/// one placed, or moved away and landed) are step 0 and are not animated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Animation {
+    pub edges: Vec<Option<(usize, Option<Seat>)>>,
+    pub cells: Vec<Option<(usize, Option<Seat>)>>,
+    /// Steps in all (the supply refill comes after them).
+    pub steps: usize,
+}
+
+pub fn animation(game: &Edges, mv: Option<&EdgesMove>) -> Animation {
+    let torus = game.torus();
+    let mut animation =
+        Animation { edges: vec![None; torus.edge_count()], cells: vec![None; torus.cell_count()], steps: 0 };
+    let own = match mv {
+        Some(EdgesMove::Place { .. }) => 1,
+        Some(EdgesMove::Move { .. }) => 2,
+        _ => return animation,
+    };
+    let changes: Vec<Changed> = game.last_changes();
+    for change in changes.iter().skip(own) {
+        animation.steps += 1;
+        let slot = match change.target {
+            Target::Edge(edge) => &mut animation.edges[edge],
+            Target::Cell(cell) => &mut animation.cells[cell],
+        };
+        // A cell destroyed and recaptured in one action animates from where it started.
+        if slot.is_none() {
+            *slot = Some((animation.steps, change.before));
+        }
+    }
+    animation
+}
+
+fn colour_class(prefix: &str, seat: Option<Seat>) -> String {
+    match seat {
+        Some(seat) => format!(" {prefix}-{}", seat.number()),
+        None => format!(" {prefix}-0"),
+    }
+}
+
+fn edge_label(i18n: I18n, game: &Edges, edge: usize, selected: bool, target: bool, last: bool) -> String {
+    let mut parts = vec![edge_name(game.torus(), edge)];
+    parts.push(match game.edge(edge) {
+        Some(seat) => i18n.t(EdgesUi::colour_id(seat)),
+        None => i18n.t("edges-empty"),
+    });
+    if selected {
+        parts.push(i18n.t("edges-selected"));
+    }
+    if target {
+        parts.push(i18n.t("edges-target"));
+    }
+    if last {
+        parts.push(i18n.t("last-move"));
+    }
+    parts.join(", ")
+}
+
+/// The edges the last action landed on (the placed edge, or where a moved edge went).
+fn landed(mv: Option<&EdgesMove>) -> Option<usize> {
+    match mv {
+        Some(EdgesMove::Place { edge, .. }) => Some(*edge),
+        Some(EdgesMove::Move { to, .. }) => Some(*to),
+        _ => None,
+    }
+}
+
+#[component]
+pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
+    let i18n = use_i18n();
+    let BoardProps { game, last, acting, ghost, play, diagram, .. } = props;
+    let torus = game.with_untracked(|g| g.torus());
+    let n = torus.side();
+    let selected = RwSignal::new(None::<usize>);
+    // A new position (a move here or from the other side, a takeback, a replay step) drops a selection.
+    Effect::new(move |_| {
+        game.track();
+        selected.set(None);
+    });
+    let focus = RwSignal::new(edge_id(torus, false, n / 2, n / 2));
+    let prefix = if diagram { "diagram-edge" } else { "edge" };
+    let animation = Memo::new(move |_| game.with(|g| animation(g, last.get().as_ref())));
+    let targets = Memo::new(move |_| selected.get().map(|s| game.with(|g| destinations(g, s))).unwrap_or_default());
+    let on_tap = move |edge: usize| {
+        focus.set(edge);
+        let intent = game
+            .with_untracked(|g| tap(g, acting.get_untracked(), selected.get_untracked(), ghost.get_untracked(), edge));
+        match intent {
+            Tap::Select(edge) => selected.set(Some(edge)),
+            Tap::Cancel => selected.set(None),
+            Tap::Offer(mv) => {
+                selected.set(None);
+                play.run(mv);
+            }
+        }
+    };
+    // `--from` is the colour before the change (`--e1` an edge of seat one, `--o2` a cell of seat two).
+    let style = |kind: char, x: usize, y: usize, step: Option<(usize, Option<Seat>)>| {
+        let mut style = format!("--x:{x};--y:{y}");
+        if let Some((k, before)) = step {
+            style += &format!(";--k:{k};--from:var(--{kind}{})", before.map_or(0, Seat::number));
+        }
+        style
+    };
+
+    let cells = (0..torus.cell_count())
+        .map(|cell| {
+            let (x, y) = (cell % n, cell / n);
+            let step = move || animation.with(|a| a.cells[cell]);
+            let class = move || {
+                let mut class = String::from("block");
+                class += &colour_class("owner", game.with(|g| g.owner(cell)));
+                if step().is_some() {
+                    class += " changed";
+                }
+                class
+            };
+            view! { <span class=class style=move || style('o', x, y, step()) aria-hidden="true"></span> }
+        })
+        .collect_view();
+
+    let edge_class = move |edge: usize| {
+        let (vertical, _, _) = coords(torus, edge);
+        let mut class = String::from(if vertical { "edge v" } else { "edge h" });
+        class += &colour_class("colour", game.with(|g| g.edge(edge)));
+        if selected.get() == Some(edge) {
+            class += " selected";
+        }
+        if targets.with(|t| t.contains(&edge)) {
+            class += " target";
+        }
+        if landed(last.get().as_ref()) == Some(edge) {
+            class += " last";
+        }
+        if animation.with(|a| a.edges[edge].is_some()) {
+            class += " changed";
+        }
+        match ghost.get() {
+            Some(EdgesMove::Place { edge: at, .. } | EdgesMove::Move { to: at, .. }) if at == edge => {
+                class += &format!(" ghost ghost-{}", game.with(|g| g.status().to_move().map_or(1, Seat::number)));
+            }
+            Some(EdgesMove::Move { from, .. }) if from == edge => class += " leaving",
+            _ => {}
+        }
+        class
+    };
+    let edges = (0..torus.edge_count())
+        .map(|edge| {
+            let (vertical, x, y) = coords(torus, edge);
+            let step = move || animation.with(|a| a.edges[edge]);
+            let label = move || {
+                let is_target = targets.with(|t| t.contains(&edge));
+                let is_last = landed(last.get().as_ref()) == Some(edge);
+                game.with(|g| edge_label(i18n, g, edge, selected.get() == Some(edge), is_target, is_last))
+            };
+            let button = view! {
+                <button
+                    id=format!("{prefix}-{edge}")
+                    class=move || edge_class(edge)
+                    style=move || style('e', x, y, step())
+                    aria-label=label
+                    aria-pressed=move || (selected.get() == Some(edge)).then_some("true")
+                    tabindex=move || if !diagram && focus.get() == edge { "0" } else { "-1" }
+                    disabled=diagram
+                    on:click=move |_| on_tap(edge)
+                    on:keydown=move |event: web_sys::KeyboardEvent| {
+                        let next = move_focus(torus, edge, &event.key());
+                        if next != edge {
+                            event.prevent_default();
+                            focus.set(next);
+                            browser::focus(&format!("edge-{next}"));
+                        }
+                    }
+                ></button>
+            };
+            // The far border's copy of a near-border edge: the same edge, for pointers only.
+            let wrap = (!diagram && (x == 0 && vertical || y == 0 && !vertical)).then(|| {
+                let (wx, wy) = if vertical { (n, y) } else { (x, n) };
+                view! {
+                    <span
+                        class=move || format!("{} wrap", edge_class(edge))
+                        id=format!("{prefix}-{edge}-wrap")
+                        style=move || style('e', wx, wy, step())
+                        aria-hidden="true"
+                        on:click=move |_| on_tap(edge)
+                    ></span>
+                }
+            });
+            view! { {button}{wrap} }
+        })
+        .collect_view();
+
+    let supplies = move || {
+        let refill_at = animation.with(|a| a.steps + 1);
+        let refill = game.with(|g| g.events().refill);
+        let fresh = last.with(|l| matches!(l, Some(EdgesMove::Place { .. } | EdgesMove::Move { .. })));
+        Seat::ALL
+            .into_iter()
+            .map(|seat| {
+                let count = game.with(|g| g.supply(seat));
+                let bump = fresh && refill.0[seat.index()] > 0;
+                let class = format!("supply supply-{}{}", seat.number(), if bump { " bump" } else { "" });
+                let text = i18n.t_with(
+                    "edges-supply",
+                    &[("player", i18n.t(EdgesUi::colour_id(seat)).into()), ("count", count.into())],
+                );
+                view! {
+                    <span class=class id=format!("supply-{}", seat.number()) data-supply=count.to_string()
+                        style=format!("--k:{refill_at}")>{text}</span>
+                }
+            })
+            .collect_view()
+    };
+    let happened = move || {
+        let before = props.before.get();
+        let mv = last.get();
+        match (before, mv) {
+            (Some(before), Some(mv)) => game.with(|g| EdgesUi::describe(i18n, &before, &mv, g)),
+            _ => String::new(),
+        }
+    };
+    let base = if diagram { "board edges-board diagram-board" } else { "board edges-board" };
+    view! {
+        <div
+            class=base
+            style=format!("--n: {n}")
+            role="group"
+            aria-label=move || i18n.t_with("edges-board-label", &[("size", n.into())])
+            on:keydown=move |event: web_sys::KeyboardEvent| {
+                if event.key() == "Escape" {
+                    selected.set(None);
+                }
+            }
+        >
+            <div class="field">{cells}{edges}</div>
+        </div>
+        {(!diagram).then(|| view! {
+            <div class="supplies">{supplies}</div>
+            <p class="happened" id="happened">{happened}</p>
+        })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::play::History;
+
+    fn game(moves: &[EdgesMove]) -> Edges {
+        History::<Edges>::replay(json!({}), moves).unwrap().current().clone()
+    }
+
+    #[test]
+    fn taps_place_select_move_or_are_offered_for_the_engine_to_refuse() {
+        let torus = Torus::new(8);
+        let h = |x, y| edge_id(torus, false, x, y);
+        // Black placed H(3,3), red placed H(5,5): black to move.
+        let start = game(&[EdgesMove::place(h(3, 3)), EdgesMove::place(h(5, 5))]);
+        let black = Some(Seat::One);
+        assert_eq!(tap(&start, black, None, None, h(0, 0)), Tap::Offer(EdgesMove::place(h(0, 0))));
+        assert_eq!(tap(&start, black, None, None, h(3, 3)), Tap::Select(h(3, 3)));
+        assert_eq!(tap(&start, black, Some(h(3, 3)), None, h(3, 3)), Tap::Cancel);
+        assert_eq!(tap(&start, black, Some(h(3, 3)), None, h(4, 3)), Tap::Offer(EdgesMove::shift(h(3, 3), h(4, 3))));
+        // A far edge while one is selected is still offered as a move: the engine says "not next to it".
+        let far = tap(&start, black, Some(h(3, 3)), None, h(0, 7));
+        assert_eq!(far, Tap::Offer(EdgesMove::shift(h(3, 3), h(0, 7))));
+        let Tap::Offer(mv) = far else { unreachable!() };
+        assert_eq!(tabula_core::Rejection::code(&start.check(&mv).unwrap_err()), "not_adjacent");
+        // Red's edge: the engine says it is not black's to move.
+        let Tap::Offer(theirs) = tap(&start, black, None, None, h(5, 5)) else { panic!("offered") };
+        assert_eq!(tabula_core::Rejection::code(&start.check(&theirs).unwrap_err()), "not_own_edge");
+        // Red taps its own edge on black's turn: not red's turn.
+        let Tap::Offer(early) = tap(&start, Some(Seat::Two), None, None, h(5, 5)) else { panic!("offered") };
+        assert_eq!(tabula_core::Rejection::code(&start.check(&early).unwrap_err()), "not_your_turn");
+        // A waiting move is confirmed by a tap on where it lands.
+        let ghost = EdgesMove::shift(h(3, 3), h(4, 3));
+        assert_eq!(tap(&start, black, None, Some(ghost), h(4, 3)), Tap::Offer(ghost));
+    }
+
+    #[test]
+    fn destinations_are_the_empty_neighbours_and_focus_walks_the_torus() {
+        let torus = Torus::new(8);
+        let h = |x, y| edge_id(torus, false, x, y);
+        let v = |x, y| edge_id(torus, true, x, y);
+        let g = game(&[EdgesMove::place(h(3, 3)), EdgesMove::place(h(4, 3))]);
+        let near = destinations(&g, h(3, 3));
+        assert_eq!(near.len(), 5, "six neighbours, one taken: {near:?}");
+        assert!(!near.contains(&h(4, 3)) && near.contains(&h(2, 3)) && near.contains(&v(3, 2)));
+        assert_eq!(move_focus(torus, v(0, 0), "ArrowRight"), h(0, 0));
+        assert_eq!(move_focus(torus, h(7, 0), "ArrowRight"), v(0, 0), "wraps to the row's start");
+        assert_eq!(move_focus(torus, v(0, 0), "ArrowLeft"), h(7, 0));
+        assert_eq!(move_focus(torus, h(2, 0), "ArrowUp"), h(2, 7));
+        assert_eq!(move_focus(torus, v(2, 7), "ArrowDown"), v(2, 0));
+        // Every edge is reachable with the arrows.
+        let mut seen = vec![false; torus.edge_count()];
+        let mut at = v(0, 0);
+        for _ in 0..8 {
+            for _ in 0..16 {
+                seen[at] = true;
+                at = move_focus(torus, at, "ArrowRight");
+            }
+            at = move_focus(torus, at, "ArrowDown");
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn the_animation_orders_the_engines_changes_after_the_action_itself() {
+        let torus = Torus::new(8);
+        let h = |x, y| edge_id(torus, false, x, y);
+        let v = |x, y| edge_id(torus, true, x, y);
+        // Black closes cell (0,0) with four edges (red plays far away): a capture.
+        let moves = [
+            EdgesMove::place(h(0, 0)),
+            EdgesMove::place(h(5, 5)),
+            EdgesMove::place(h(0, 1)),
+            EdgesMove::place(h(6, 6)),
+            EdgesMove::place(v(0, 0)),
+            EdgesMove::place(h(7, 7)),
+            EdgesMove::place(v(1, 0)),
+        ];
+        let g = game(&moves);
+        assert_eq!(g.owner(0), Some(Seat::One));
+        let a = animation(&g, moves.last());
+        assert_eq!(a.cells[0], Some((1, None)), "the capture is the first step, from empty");
+        assert!(a.edges.iter().all(Option::is_none), "the placed edge itself is not animated");
+        assert_eq!(a.steps, 1);
+        assert_eq!(animation(&g, Some(&EdgesMove::PASS)), Animation { steps: 0, ..a.clone() }.clear());
+    }
+
+    impl Animation {
+        fn clear(mut self) -> Animation {
+            self.cells.iter_mut().for_each(|c| *c = None);
+            self.edges.iter_mut().for_each(|e| *e = None);
+            self
+        }
+    }
+}
