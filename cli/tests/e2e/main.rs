@@ -6,6 +6,7 @@ mod browser;
 mod comforts;
 #[path = "../common/mod.rs"]
 mod common;
+mod edges;
 mod go;
 mod site;
 
