@@ -258,6 +258,33 @@ async fn the_board_fits_a_phone_and_its_edges_are_big_enough_to_tap() {
             )
             .await;
             screenshot(&client, "edges-phone-375").await;
+            // The keyboard: arrows walk the edges, Enter acts, Escape drops a selection.
+            js(&client, "document.getElementById('edge-36').focus()").await;
+            client.active_element().await.unwrap().send_keys("\u{E014}").await.unwrap();
+            assert_eq!(
+                js(&client, "return document.activeElement.id").await,
+                json!("edge-101"),
+                "right of H5,5 is V6,5"
+            );
+            client.active_element().await.unwrap().send_keys("\u{E007}").await.unwrap();
+            wait_until(
+                &client,
+                "return document.getElementById('edge-101').classList.contains('colour-2')",
+                5,
+                "red's place by Enter",
+            )
+            .await;
+            js(&client, "document.getElementById('edge-3').focus()").await;
+            client.active_element().await.unwrap().send_keys("\u{E007}").await.unwrap();
+            wait_until(&client, "return document.getElementById('edge-3').classList.contains('selected') && document.querySelectorAll('button.edge.target').length === 6", 5, "black's edge selected by Enter").await;
+            client.active_element().await.unwrap().send_keys("\u{E00C}").await.unwrap();
+            wait_until(
+                &client,
+                "return !document.querySelector('.edges-board .selected, .edges-board .target')",
+                5,
+                "Escape cancels",
+            )
+            .await;
             click(&client, "#new-game").await;
         }
     }
