@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use fantoccini::Client;
 use serde_json::{json, Value};
 
-use crate::browser::{click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::browser::{cdp, click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
 
@@ -287,6 +287,35 @@ async fn the_board_fits_a_phone_and_its_edges_are_big_enough_to_tap() {
             .await;
             click(&client, "#new-game").await;
         }
+    }
+    // What an action did is animated, but not for a reader who asked for reduced motion: black
+    // closes the top-left cell (red passes), once with motion and once without.
+    for reduced in [false, true] {
+        let value = if reduced { "reduce" } else { "no-preference" };
+        cdp(
+            &client,
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-reduced-motion", "value": value}]}),
+        )
+        .await;
+        click(&client, "#new-game").await;
+        for edge in [0, 8, 64] {
+            click(&client, &format!("#edge-{edge}")).await;
+            click(&client, "#pass").await;
+        }
+        click(&client, "#edge-65").await;
+        wait_until(
+            &client,
+            "return document.querySelector('.edges-board .block').classList.contains('owner-1')",
+            5,
+            "the capture",
+        )
+        .await;
+        let animation =
+            js(&client, "return getComputedStyle(document.querySelector('.edges-board .block.changed')).animationName")
+                .await;
+        assert_eq!(animation, json!(if reduced { "none" } else { "edges-step" }), "reduced motion: {reduced}");
+        assert_eq!(text(&client, "#happened").await, "Black places V2,1; 1 cell captured");
     }
     client.close().await.unwrap();
 }
