@@ -2,6 +2,8 @@
 //! compiled into move trees; positions in FEN (up to 12 x 12), moves in UCI notation as
 //! Fairy-Stockfish writes them, perft. Copy-make positions on a mailbox board.
 
+#[cfg(test)]
+mod differential;
 mod game;
 mod model;
 
@@ -105,7 +107,13 @@ impl Variant {
             let letter = letter.ok_or_else(|| format!("piece id {id:?}: one capital letter (FEN needs it)"))?;
             let white = compile(&def.pieces, id, 0)?;
             let plain = |n: &Node| n.children.is_empty() && n.reflections == 0 && n.hop == Hop::None;
-            let simple = white.iter().filter(|n| n.mode != Mode::MoveOnly).all(|n| plain(n) && n.when.is_none());
+            // A piece attacks every square any path of its tree can capture on: a move-only step
+            // attacks nothing itself, but its children may (the seed's griffin), so only a
+            // move-only step without children can be left out of the attack test.
+            let simple = white.iter().all(|n| match n.mode {
+                Mode::MoveOnly => n.children.is_empty(),
+                _ => plain(n) && n.when.is_none(),
+            });
             let mut directions: Vec<(i32, i32)> = white.iter().map(|n| (n.dx, n.dy)).collect();
             directions.sort_unstable();
             directions.dedup();
