@@ -110,3 +110,33 @@ fn the_imitator_cycles_through_its_pieces_by_move_count() {
     play(&mut game, &["c8c1", "e7e8"]);
     assert!(from(&game, "c1").contains(&"c1d3".to_string()), "fourth move: a knight again");
 }
+
+#[test]
+fn threefold_repetition_and_dead_material_draw() {
+    // Knights out and back twice: the start position stands a third time.
+    let mut game = Chess::new(ChessConfig::default()).unwrap();
+    play(&mut game, &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]);
+    assert_eq!(game.status(), Status::ToMove(Seat::Two), "the start position has stood twice so far");
+    play(&mut game, &["f6g8"]);
+    assert_eq!(game.repetitions(), 3);
+    assert_eq!(game.status().outcome().map(|o| (o.winner, o.reason)), Some((None, "repetition")));
+    assert_eq!(game.play(&UciMove("e2e4".into())).unwrap_err().code(), "game_over");
+
+    let status = |variant: &str, fen: &str| {
+        let config = ChessConfig { variant: variant.into(), fen: Some(fen.into()), ..ChessConfig::default() };
+        Chess::new(config).unwrap().status().outcome().map(|o| o.reason)
+    };
+    for dead in ["8/8/4k3/8/8/3K4/8/8 w - - 0 1", "8/8/4k3/8/8/3KN3/8/8 w - - 0 1", "8/8/4k3/8/8/3KB3/8/8 b - - 0 1"] {
+        assert_eq!(status("chess", dead), Some("insufficient_material"), "{dead}");
+    }
+    // Bishops all on light squares (c4, e2 and d5 are light) cannot mate; on both colours they can.
+    assert_eq!(status("chess", "8/8/4k3/3b4/2B5/8/4B3/3K4 w - - 0 1"), Some("insufficient_material"));
+    assert_eq!(status("chess", "8/8/4k3/4b3/2B5/8/4B3/3K4 w - - 0 1"), None);
+    for alive in
+        ["8/8/4k3/8/8/3KNN2/8/8 w - - 0 1", "8/8/4k3/8/8/3KR3/8/8 w - - 0 1", "8/4p3/4k3/8/8/3K4/8/8 w - - 0 1"]
+    {
+        assert_eq!(status("chess", alive), None, "{alive}");
+    }
+    // Fairy pieces are never judged dead: a lone archbishop (bishop + knight) can mate.
+    assert_eq!(status("capablanca", "10/10/5k4/10/10/4KA4/10/10 w - - 0 1"), None);
+}

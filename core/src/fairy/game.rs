@@ -54,14 +54,31 @@ pub struct Chess {
     position: Position,
     /// Legal moves of the position, in UCI, with the moves themselves.
     legal: Vec<(String, super::Move)>,
+    /// The repetition keys (hashed) of the positions since the last capture or pawn move, this one
+    /// last: a position seen a third time draws.
+    seen: Vec<u64>,
+}
+
+fn key_hash(key: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Chess {
-    fn at(config: ChessConfig, variant: &'static Variant, position: Position) -> Chess {
+    fn at(config: ChessConfig, variant: &'static Variant, position: Position, mut seen: Vec<u64>) -> Chess {
         let mut legal: Vec<(String, super::Move)> =
             position.legal_moves(variant).into_iter().map(|mv| (position.uci(variant, mv), mv)).collect();
         legal.sort_by(|a, b| a.0.cmp(&b.0));
-        Chess { config, variant, position, legal }
+        seen.push(key_hash(&position.repetition_key(variant)));
+        Chess { config, variant, position, legal, seen }
+    }
+
+    /// How many times the position on the board has stood there (1 the first time).
+    pub fn repetitions(&self) -> usize {
+        let now = self.seen.last().copied();
+        self.seen.iter().filter(|&&k| Some(k) == now).count()
     }
 
     pub fn fen(&self) -> String {
@@ -95,15 +112,15 @@ impl Game for Chess {
             .or_else(|| variant.start.clone())
             .ok_or_else(|| ConfigError("no start position".into()))?;
         let position = Position::from_fen(variant, &fen, config.chess960).map_err(ConfigError)?;
-        Ok(Chess::at(config, variant, position))
+        Ok(Chess::at(config, variant, position, Vec::new()))
     }
 
     fn config(&self) -> &ChessConfig {
         &self.config
     }
 
-    /// Checkmate wins, stalemate draws, and so does the 50-move rule (100 plies without a capture
-    /// or a pawn move).
+    /// Checkmate wins, stalemate draws, and so do the 50-move rule (100 plies without a capture
+    /// or a pawn move), a position's third repetition, and material that can never mate.
     fn status(&self) -> Status {
         if self.legal.is_empty() {
             if self.position.in_check(self.variant) {
@@ -113,6 +130,12 @@ impl Game for Chess {
         }
         if self.position.halfmove_clock() >= 100 {
             return Status::Over(Outcome { winner: None, reason: "fifty_moves" });
+        }
+        if self.repetitions() >= 3 {
+            return Status::Over(Outcome { winner: None, reason: "repetition" });
+        }
+        if self.position.insufficient_material(self.variant) {
+            return Status::Over(Outcome { winner: None, reason: "insufficient_material" });
         }
         Status::ToMove(self.side())
     }
@@ -138,7 +161,9 @@ impl Game for Chess {
     fn play_unchecked(&mut self, mv: &UciMove) {
         let index = self.legal.binary_search_by(|(uci, _)| uci.as_str().cmp(&mv.0)).expect("a checked move");
         let next = self.position.after(self.variant, self.legal[index].1);
-        *self = Chess::at(self.config.clone(), self.variant, next);
+        // A capture or a pawn move can never be undone: no earlier position can come back.
+        let seen = if next.halfmove_clock() == 0 { Vec::new() } else { std::mem::take(&mut self.seen) };
+        *self = Chess::at(self.config.clone(), self.variant, next, seen);
     }
 
     fn view(&self) -> Chess {

@@ -4,6 +4,7 @@
 
 #[cfg(test)]
 mod differential;
+mod draws;
 mod game;
 mod model;
 
@@ -29,6 +30,8 @@ struct PieceType {
     simple: bool,
     /// Two of its moves can reach one square (same direction twice, children, bounces).
     needs_dedup: bool,
+    /// A chess king, knight or bishop, for the material draw.
+    shape: draws::Shape,
 }
 
 /// Simple attacks along one direction (as the attacker moves): which piece types leap it, which
@@ -119,6 +122,7 @@ impl Variant {
             directions.dedup();
             let needs_dedup = directions.len() != white.len() || !white.iter().all(plain);
             let black = flip(&white);
+            let shape = draws::shape(&white, piece.royal);
             pieces.push(PieceType {
                 letter,
                 royal: piece.royal,
@@ -126,6 +130,7 @@ impl Variant {
                 nodes: [white, black],
                 simple,
                 needs_dedup,
+                shape,
             });
         }
         let index = |id: &String| pieces.iter().position(|p| p.letter.to_string() == *id).map(|i| i as u8);
