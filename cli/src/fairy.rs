@@ -22,7 +22,7 @@ pub fn perft(input: impl BufRead, output: impl Write) -> Result<()> {
             own = Variant::from_def(&name, &def).map_err(anyhow::Error::msg)?;
             &own
         } else {
-            Variant::builtin().get(&name).with_context(|| format!("unknown variant {name:?}"))?
+            Variant::named(&name).with_context(|| format!("unknown variant {name:?}"))?
         };
         let fen = record.get("fen").and_then(Value::as_str).context("no fen")?;
         let chess960 = record.get("chess960").and_then(Value::as_bool).unwrap_or(false);

@@ -140,3 +140,36 @@ fn threefold_repetition_and_dead_material_draw() {
     // Fairy pieces are never judged dead: a lone archbishop (bishop + knight) can mate.
     assert_eq!(status("capablanca", "10/10/5k4/10/10/4KA4/10/10 w - - 0 1"), None);
 }
+
+#[test]
+fn castling_squares_come_from_the_variant_and_fens_have_rights_only_where_castling_exists() {
+    let legal = |variant: &str, fen: &str| {
+        let config = ChessConfig { variant: variant.into(), fen: Some(fen.into()), ..ChessConfig::default() };
+        Chess::new(config).unwrap().legal_moves().into_iter().map(|m| m.0).collect::<Vec<_>>()
+    };
+    // Chancellor chess (9 files, Fairy-Stockfish's "chancellor"): the king castles to g or c.
+    let chancellor = legal("chancellor", "4k4/9/9/9/9/9/9/9/R3K3R w KQ - 0 1");
+    assert!(chancellor.contains(&"e1g1".into()) && chancellor.contains(&"e1c1".into()), "{chancellor:?}");
+    assert!(!chancellor.contains(&"e1h1".into()));
+    let mut game = Chess::new(ChessConfig {
+        variant: "chancellor9".into(),
+        fen: Some("4k4/9/9/9/9/9/9/9/R3K3R w KQ - 0 1".into()),
+        ..ChessConfig::default()
+    })
+    .unwrap();
+    play(&mut game, &["e1g1"]);
+    assert_eq!(game.fen(), "4k4/9/9/9/9/9/9/9/R4RK2 b - - 1 1", "the rook lands on f1");
+    // Janus chess castles to b or i.
+    let janus = legal("janus", "r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1");
+    assert!(janus.contains(&"e1i1".into()) && janus.contains(&"e1b1".into()), "{janus:?}");
+    // No castling, no rights: shatranj's start, and any FEN given to it.
+    let shatranj = Chess::new(ChessConfig { variant: "shatranj".into(), ..ChessConfig::default() }).unwrap();
+    assert_eq!(shatranj.fen().split(' ').nth(2), Some("-"));
+    for (name, variant) in Variant::builtin() {
+        let game = Chess::new(ChessConfig { variant: name.clone(), ..ChessConfig::default() }).unwrap();
+        let rights = game.fen().split(' ').nth(2).unwrap().to_owned();
+        let castles = variant.start.as_deref().is_some_and(|s| s.split(' ').nth(2) != Some("-"));
+        assert_eq!(rights != "-", castles, "{name}: {}", game.fen());
+    }
+    assert!(Chess::new(ChessConfig { variant: "losalamos".into(), ..ChessConfig::default() }).is_ok(), "an alias");
+}

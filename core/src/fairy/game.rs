@@ -103,8 +103,7 @@ impl Game for Chess {
     type View = Chess;
 
     fn new(config: ChessConfig) -> Result<Self, ConfigError> {
-        let variant = Variant::builtin()
-            .get(&config.variant)
+        let variant = Variant::named(&config.variant)
             .ok_or_else(|| ConfigError(format!("unknown variant {:?}", config.variant)))?;
         let fen = config
             .fen

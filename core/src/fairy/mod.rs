@@ -74,6 +74,8 @@ pub struct Variant {
     files: usize,
     ranks: usize,
     castling: bool,
+    /// Queenside then kingside: the files castling puts the king and the rook on.
+    castling_files: [[usize; 2]; 2],
     promotion: Vec<u8>,
     /// Per colour, the ranks (absolute) where a pawn counts as unmoved.
     double_step: [Vec<usize>; 2],
@@ -84,6 +86,8 @@ pub struct Variant {
     pub description: String,
     /// The start position, if the data gives one.
     pub start: Option<String>,
+    /// Fairy-Stockfish's name for the same game, if it has one.
+    pub fairy_stockfish: Option<String>,
     pieces: Vec<PieceType>,
     /// Some piece needs forward generation to find its attacks.
     has_complex: bool,
@@ -164,7 +168,14 @@ impl Variant {
                 .ok_or(format!("unknown piece {id} in promotion_limits"))?;
             promotion_limits[at] = limit;
         }
+        let kings = def.castling_king_files.unwrap_or([2, files.saturating_sub(2)]);
+        let rooks = def.castling_rook_files.unwrap_or([kings[0] + 1, kings[1].saturating_sub(1)]);
+        if kings.iter().chain(&rooks).any(|&f| f >= files) {
+            return Err(format!("castling files {kings:?} and {rooks:?} must be on the board's {files} files"));
+        }
         Ok(Variant {
+            castling_files: [[kings[0], rooks[0]], [kings[1], rooks[1]]],
+            fairy_stockfish: def.fairy_stockfish.clone(),
             double_step: [white_steps, black_steps],
             promotion_ranks: def.promotion_ranks.unwrap_or(1).max(1),
             promotion_limits,
@@ -191,6 +202,12 @@ impl Variant {
             out.insert(name.clone(), Variant::from_def(&name, &def).map_err(|e| format!("{name}: {e}"))?);
         }
         Ok(out)
+    }
+
+    /// A built-in variant by its name, or by Fairy-Stockfish's name for it (`chancellor`, `losalamos`).
+    pub fn named(name: &str) -> Option<&'static Variant> {
+        let builtin = Variant::builtin();
+        builtin.get(name).or_else(|| builtin.values().find(|v| v.fairy_stockfish.as_deref() == Some(name)))
     }
 
     /// The variants Tabula ships (`core/data/fairy-variants.json`), by name.
@@ -320,7 +337,8 @@ impl Position {
         }
         let rights = fields.next().unwrap_or("-");
         let mut slot = 0;
-        for c in rights.chars().filter(|&c| c != '-') {
+        // A variant without castling has no castling rights, whatever a FEN from elsewhere says.
+        for c in rights.chars().filter(|&c| c != '-' && variant.castling) {
             let colour = if c.is_ascii_uppercase() { 0 } else { 1 };
             let rank = if colour == 0 { 0 } else { variant.ranks - 1 };
             let king = (0..variant.files)
@@ -617,9 +635,10 @@ impl Position {
                 continue;
             }
             let kingside = rook > king;
-            // g/c on 8 files, i/c on 10: the spec's "W-3" is off by one against its own examples.
-            let king_to = rank * variant.files + if kingside { variant.files - 2 } else { 2 };
-            let rook_to = if kingside { king_to - 1 } else { king_to + 1 };
+            // By default g/c on 8 files, i/c on 10 (the spec's "W-3" is off by one against its own
+            // examples); a variant's data may say otherwise (Chancellor: g on 9 files; Janus: b and i).
+            let [king_file, rook_file] = variant.castling_files[kingside as usize];
+            let (king_to, rook_to) = (rank * variant.files + king_file, rank * variant.files + rook_file);
             let low = king.min(rook).min(king_to).min(rook_to);
             let high = king.max(rook).max(king_to).max(rook_to);
             if (low..=high).any(|sq| sq != king && sq != rook && self.squares[sq] != 0) {

@@ -40,6 +40,17 @@ pub struct VariantDef {
     /// Beyond the seed: at most this many pieces of a type on the board after a promotion.
     #[serde(default)]
     pub promotion_limits: BTreeMap<String, usize>,
+    /// Beyond the seed: where castling puts the king, queenside then kingside (0-based files;
+    /// by default the c-file and the file next to the corner, as on 8 and 10 files).
+    #[serde(default)]
+    pub castling_king_files: Option<[usize; 2]>,
+    /// Where the rook lands, queenside then kingside (by default next to the king, inside).
+    #[serde(default)]
+    pub castling_rook_files: Option<[usize; 2]>,
+    /// Fairy-Stockfish's name for this variant, where its rules are the same (the differential
+    /// test plays every such variant against it; the name is also accepted as an alias).
+    #[serde(default)]
+    pub fairy_stockfish: Option<String>,
     /// The usual start position (FEN).
     #[serde(default)]
     pub start: Option<String>,
