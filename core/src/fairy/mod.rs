@@ -735,7 +735,8 @@ impl Position {
         self.halfmove
     }
 
-    /// The position in FEN (castling rights as KQkq, or as rook files in Chess960).
+    /// The position in FEN (castling rights as KQkq, or as rook files in Chess960; the en passant
+    /// square only when such a capture is legal, as Stockfish writes it).
     pub fn fen(&self, variant: &Variant) -> String {
         let mut rows = Vec::new();
         for rank in (0..variant.ranks).rev() {
@@ -781,7 +782,10 @@ impl Position {
             .collect();
         rights.sort_by_key(|c| (c.is_ascii_lowercase(), *c == 'Q' || *c == 'q'));
         let rights: String = if rights.is_empty() { "-".into() } else { rights.into_iter().collect() };
-        let ep = if self.ep == NONE {
+        // As Stockfish writes it: only where an en passant capture is legal now.
+        let capturable =
+            self.ep != NONE && self.legal_moves(variant).iter().any(|mv| matches!(mv.special, Special::EnPassant(_)));
+        let ep = if !capturable {
             "-".into()
         } else {
             format!("{}{}", file_char(self.ep as usize % variant.files), self.ep as usize / variant.files + 1)
