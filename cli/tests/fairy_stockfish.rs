@@ -32,6 +32,8 @@ fn our_ending(game: &Chess) -> Option<String> {
         ("stalemate", None) => "stalemate:0".to_owned(),
         // A stalemate the stalemated side loses: Fairy-Stockfish's result is from its view.
         ("stalemate", Some(_)) => "stalemate:-32000".to_owned(),
+        // Shatranj's bare king: an immediate end, won by the side to move.
+        ("bare_king", Some(_)) => "immediate:32000".to_owned(),
         (reason, _) => reason.to_owned(),
     })
 }

@@ -182,3 +182,23 @@ fn castling_squares_come_from_the_variant_and_fens_have_rights_only_where_castli
     }
     assert!(Chess::new(ChessConfig { variant: "losalamos".into(), ..ChessConfig::default() }).is_ok(), "an alias");
 }
+
+#[test]
+fn shatranj_stalemate_and_bare_king_lose() {
+    let outcome = |fen: &str| {
+        let config = ChessConfig { variant: "shatranj".into(), fen: Some(fen.into()), ..ChessConfig::default() };
+        Chess::new(config).unwrap().status().outcome().map(|o| (o.winner, o.reason))
+    };
+    // Black, stalemated by a rook, loses.
+    assert_eq!(outcome("7k/5R2/6K1/8/8/8/8/8 b - - 0 1"), None, "black can still move");
+    assert_eq!(outcome("5K1k/R7/8/8/8/8/8/8 b - - 0 1"), Some((Some(Seat::One), "stalemate")));
+    // Black's king is bare: black to move may still bare White's king back; then White wins.
+    assert_eq!(outcome("8/8/4k3/8/8/3KR3/8/8 b - - 0 1"), None);
+    assert_eq!(outcome("8/8/4k3/8/8/3KR3/8/8 w - - 0 1"), Some((Some(Seat::One), "bare_king")));
+    // Two bare kings play on, and a lone knight is not a dead draw here.
+    assert_eq!(outcome("8/8/4k3/8/8/3K4/8/8 w - - 0 1"), None);
+    assert_eq!(outcome("8/8/4k3/8/8/3KN3/8/8 b - - 0 1"), None);
+    // Chess keeps its stalemate draw.
+    let chess = Chess::new(ChessConfig { fen: Some("5K1k/R7/8/8/8/8/8/8 b - - 0 1".into()), ..ChessConfig::default() });
+    assert_eq!(chess.unwrap().status().outcome().map(|o| (o.winner, o.reason)), Some((None, "stalemate")));
+}

@@ -1,6 +1,6 @@
-//! Draws chess players expect besides stalemate and the fifty-move rule: insufficient material
-//! where the pieces left make it unambiguous (only kings, knights and bishops that move exactly as
-//! in chess), and the key that threefold repetition compares.
+//! Endings chess players expect besides checkmate, stalemate and the fifty-move rule: insufficient
+//! material where the pieces left make it unambiguous (only kings, knights and bishops that move
+//! exactly as in chess), the key that threefold repetition compares, and shatranj's bare king.
 
 use super::model::{Hop, Mode, Node};
 use super::{colour_of, piece_of, Position, Variant};
@@ -57,6 +57,10 @@ impl Position {
     /// Neither side can ever mate: bare kings, a lone knight or bishop against a bare king, or only
     /// bishops all on squares of one colour. Only when every piece on the board moves as in chess.
     pub fn insufficient_material(&self, variant: &Variant) -> bool {
+        // With the bare-king rule a lone knight still wins, and bare kings play on.
+        if variant.bare_king_loses {
+            return false;
+        }
         let (mut knights, mut bishop_colours, mut kings) = ([0; 2], [[0; 2]; 2], [0; 2]);
         for (sq, &cell) in self.squares[..variant.files * variant.ranks].iter().enumerate() {
             if cell == 0 {
@@ -87,6 +91,17 @@ impl Position {
             }
             _ => false,
         }
+    }
+
+    /// Each side's pieces besides its royal one.
+    pub fn non_royal_pieces(&self, variant: &Variant) -> [usize; 2] {
+        let mut count = [0; 2];
+        for &cell in &self.squares[..variant.files * variant.ranks] {
+            if cell != 0 && !variant.pieces[piece_of(cell)].royal {
+                count[colour_of(cell) as usize] += 1;
+            }
+        }
+        count
     }
 
     /// The position as repetition compares it: placement, side to move, castling rights and the en

@@ -118,14 +118,24 @@ impl Game for Chess {
         &self.config
     }
 
-    /// Checkmate wins, stalemate draws, and so do the 50-move rule (100 plies without a capture
-    /// or a pawn move), a position's third repetition, and material that can never mate.
+    /// Checkmate wins, stalemate draws (or loses, in shatranj), and so do the 50-move rule (100
+    /// plies without a capture or a pawn move), a position's third repetition, and material that
+    /// can never mate; in shatranj a bare king loses.
     fn status(&self) -> Status {
         if self.legal.is_empty() {
             if self.position.in_check(self.variant) {
                 return Status::Over(Outcome { winner: Some(self.side().other()), reason: "checkmate" });
             }
-            return Status::Over(Outcome { winner: None, reason: "stalemate" });
+            let winner = self.variant.stalemate_loses.then(|| self.side().other());
+            return Status::Over(Outcome { winner, reason: "stalemate" });
+        }
+        if self.variant.bare_king_loses {
+            // The other side is bare and had its move to bare this one back: the side to move wins.
+            let pieces = self.position.non_royal_pieces(self.variant);
+            let (mine, theirs) = if self.side() == Seat::One { (pieces[0], pieces[1]) } else { (pieces[1], pieces[0]) };
+            if theirs == 0 && mine > 0 {
+                return Status::Over(Outcome { winner: Some(self.side()), reason: "bare_king" });
+            }
         }
         if self.position.halfmove_clock() >= 100 {
             return Status::Over(Outcome { winner: None, reason: "fifty_moves" });

@@ -76,6 +76,8 @@ pub struct Variant {
     castling: bool,
     /// Queenside then kingside: the files castling puts the king and the rook on.
     castling_files: [[usize; 2]; 2],
+    stalemate_loses: bool,
+    bare_king_loses: bool,
     promotion: Vec<u8>,
     /// Per colour, the ranks (absolute) where a pawn counts as unmoved.
     double_step: [Vec<usize>; 2],
@@ -176,6 +178,8 @@ impl Variant {
         Ok(Variant {
             castling_files: [[kings[0], rooks[0]], [kings[1], rooks[1]]],
             fairy_stockfish: def.fairy_stockfish.clone(),
+            stalemate_loses: def.stalemate_loses,
+            bare_king_loses: def.bare_king_loses,
             double_step: [white_steps, black_steps],
             promotion_ranks: def.promotion_ranks.unwrap_or(1).max(1),
             promotion_limits,

@@ -47,6 +47,13 @@ pub struct VariantDef {
     /// Where the rook lands, queenside then kingside (by default next to the king, inside).
     #[serde(default)]
     pub castling_rook_files: Option<[usize; 2]>,
+    /// Beyond the seed: a stalemated side loses (shatranj) instead of drawing.
+    #[serde(default)]
+    pub stalemate_loses: bool,
+    /// Beyond the seed: a side left with its king alone loses, unless its reply bares the other
+    /// king too (shatranj's bare king, as Fairy-Stockfish plays it).
+    #[serde(default)]
+    pub bare_king_loses: bool,
     /// Fairy-Stockfish's name for this variant, where its rules are the same (the differential
     /// test plays every such variant against it; the name is also accepted as an alias).
     #[serde(default)]
