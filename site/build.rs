@@ -53,7 +53,8 @@ fn shown_here(id: &str) -> bool {
         Some("popucom") => feature("POPUCOM"),
         Some("go" | "sgf") => feature("GO"),
         Some("edges") => feature("EDGES"),
-        Some("chess" | "triplex") => feature("HOME_PAGES"),
+        Some("chess") => feature("CHESS"),
+        Some("triplex") => feature("HOME_PAGES"),
         _ => true,
     }
 }
@@ -113,7 +114,7 @@ fn minify_css(css: &str) -> String {
 fn main() {
     let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).to_path_buf();
     let out_dir = Path::new(&std::env::var("OUT_DIR").expect("cargo sets it")).to_path_buf();
-    for game in ["popucom", "go", "edges"] {
+    for game in ["popucom", "go", "edges", "chess"] {
         let path = root.join(format!("src/games/{game}/board.css"));
         println!("cargo::rerun-if-changed={}", path.display());
         let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

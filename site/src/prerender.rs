@@ -127,7 +127,7 @@ mod tests {
         let find = |file: &str| pages.iter().find(|p| p.file == file).unwrap_or_else(|| panic!("no {file}"));
         assert!(find("index.html").body.contains("POPUCOM three-match chess"));
         assert!(find("go.html").body.contains("id=\"play-local\""), "Go's page offers a local game");
-        assert!(find("chess.html").body.contains("id=\"coming-soon\""), "fairy chess is not playable yet");
+        assert!(find("triplex.html").body.contains("id=\"coming-soon\""), "Triplex is not playable yet");
         assert!(find("edges/local.html").body.contains("id=\"edge-127\""), "the local game shows its board");
         assert!(find("popucom/local.html").body.contains("id=\"cell-40\""), "the local game shows its board");
         assert_eq!(find("go/local.html").bundle, "go");
@@ -136,6 +136,9 @@ mod tests {
         let titles: std::collections::BTreeSet<_> = pages.iter().map(|p| p.title.clone()).collect();
         assert_eq!(titles.len(), pages.len(), "every page has its own title");
         let names: Vec<String> = bundles().into_iter().map(|b| b.name).collect();
-        assert_eq!(names, ["home", "popucom", "popucom-room", "go", "go-room", "edges", "edges-room"]);
+        assert_eq!(
+            names,
+            ["home", "popucom", "popucom-room", "go", "go-room", "edges", "edges-room", "chess", "chess-room"]
+        );
     }
 }

@@ -176,7 +176,7 @@ mod tests {
     fn odd_paths() {
         assert_eq!(Route::parse("/local"), Route::Local(Slug::Popucom), "the first version's URL");
         assert_eq!(Route::parse("/go/"), Route::Game(Slug::Go));
-        assert_eq!(Route::parse("/chess/local"), Route::Game(Slug::Chess), "not playable yet: its page");
+        assert_eq!(Route::parse("/triplex/local"), Route::Game(Slug::Triplex), "not playable yet: its page");
         assert_eq!(Route::parse("/room/"), Route::NotFound);
         assert_eq!(Route::parse("/room/a%20b"), Route::NotFound);
         assert_eq!(Route::parse("/nowhere"), Route::NotFound);

@@ -75,6 +75,15 @@ impl Chess {
         Chess { config, variant, position, legal, seen }
     }
 
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.position.in_check(self.variant)
+    }
+
     /// How many times the position on the board has stood there (1 the first time).
     pub fn repetitions(&self) -> usize {
         let now = self.seen.last().copied();
@@ -91,6 +100,13 @@ impl Chess {
         } else {
             Seat::Two
         }
+    }
+}
+
+/// Two games are equal when their positions, options and repetition histories are.
+impl PartialEq for Chess {
+    fn eq(&self, other: &Chess) -> bool {
+        self.config == other.config && self.position == other.position && self.seen == other.seen
     }
 }
 

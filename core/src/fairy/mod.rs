@@ -208,6 +208,19 @@ impl Variant {
         Ok(out)
     }
 
+    pub fn files(&self) -> usize {
+        self.files
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    /// Whether the piece written `letter` (either case) is royal: the one that can be checkmated.
+    pub fn is_royal(&self, letter: char) -> bool {
+        self.piece_of(letter).is_some_and(|p| self.pieces[p as usize].royal)
+    }
+
     /// A built-in variant by its name, or by Fairy-Stockfish's name for it (`chancellor`, `losalamos`).
     pub fn named(name: &str) -> Option<&'static Variant> {
         let builtin = Variant::builtin();

@@ -2,6 +2,8 @@
 //! games whose screens are built into this bundle, those screens. Adding a game's screens is its own
 //! folder plus one line in `screens`.
 
+#[cfg(feature = "chess")]
+pub mod chess;
 #[cfg(feature = "edges")]
 pub mod edges;
 #[cfg(feature = "go")]
@@ -75,13 +77,14 @@ impl Slug {
     /// Whether the site can play this game yet (its screens exist in some bundle). The others show
     /// their page with the rules and "coming soon".
     pub fn playable(self) -> bool {
-        matches!(self, Slug::Popucom | Slug::Go | Slug::Edges)
+        matches!(self, Slug::Popucom | Slug::Go | Slug::Edges | Slug::Chess)
     }
 
     pub fn options(self) -> &'static [GameOption] {
         match self {
             Slug::Go => GO_OPTIONS,
             Slug::Edges => EDGES_OPTIONS,
+            Slug::Chess => CHESS_OPTIONS,
             _ => &[],
         }
     }
@@ -96,6 +99,8 @@ pub fn screens(slug: Slug) -> Option<&'static dyn Screens> {
         Slug::Go => Some(&crate::play::ScreensOf(go::GoUi)),
         #[cfg(feature = "edges")]
         Slug::Edges => Some(&crate::play::ScreensOf(edges::EdgesUi)),
+        #[cfg(feature = "chess")]
+        Slug::Chess => Some(&crate::play::ScreensOf(chess::ChessUi)),
         _ => None,
     }
 }
@@ -201,6 +206,43 @@ const EDGES_SIZES: &[Choice] = &[
     choice("9", Label::Text("9 × 9"), true),
     choice("11", Label::Text("11 × 11"), true),
 ];
+
+/// The built-in fairy chess variants (`core/data/fairy-variants.json`), the best known first.
+const CHESS_VARIANTS: &[Choice] = &[
+    choice("chess", Label::Text("chess"), false),
+    choice("capablanca", Label::Text("capablanca"), false),
+    choice("grand", Label::Text("grand"), false),
+    choice("shatranj", Label::Text("shatranj"), false),
+    choice("janus", Label::Text("janus"), false),
+    choice("chancellor9", Label::Text("chancellor9"), false),
+    choice("knightmate", Label::Text("knightmate"), false),
+    choice("amazon", Label::Text("amazon"), false),
+    choice("nightrider", Label::Text("nightrider"), false),
+    choice("grasshopper", Label::Text("grasshopper"), false),
+    choice("minichess", Label::Text("minichess"), false),
+    choice("courier", Label::Text("courier"), false),
+    choice("big12", Label::Text("big12"), true),
+    choice("leapriders", Label::Text("leapriders"), true),
+    choice("menagerie", Label::Text("menagerie"), true),
+    choice("griffin-laser", Label::Text("griffin-laser"), true),
+    choice("griffin-seed", Label::Text("griffin-seed"), true),
+    choice("reflecting1", Label::Text("reflecting1"), true),
+    choice("reflecting2", Label::Text("reflecting2"), true),
+    choice("reflecting3", Label::Text("reflecting3"), true),
+    choice("hoppers", Label::Text("hoppers"), true),
+    choice("vspawns", Label::Text("vspawns"), true),
+    choice("wildebeest11", Label::Text("wildebeest11"), true),
+    choice("unicorn-capablanca", Label::Text("unicorn-capablanca"), true),
+    choice("camelchess", Label::Text("camelchess"), true),
+    choice("imitator", Label::Text("imitator"), true),
+];
+
+const CHESS_OPTIONS: &[GameOption] = &[GameOption {
+    key: "variant",
+    label: "chess-option-variant",
+    kind: OptionKind::Choice(CHESS_VARIANTS),
+    default: "chess",
+}];
 
 /// The original's defaults: 8 x 8, 5 cells to win, 6 edges each.
 const EDGES_OPTIONS: &[GameOption] = &[

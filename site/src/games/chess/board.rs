@@ -1,0 +1,348 @@
+//! The fairy chess board: up to 12 x 12 square buttons in a labelled group, coordinates, the last
+//! move, the king in check, and click-click input: tap one of your pieces, its legal destinations
+//! light up, tap one (a promotion asks which piece). Pieces are discs with their FEN letter, so
+//! every piece of every variant shows. The decisions are plain functions, unit-tested natively.
+
+use leptos::prelude::*;
+use tabula_core::fairy::{Chess, UciMove};
+use tabula_core::{Game, Seat};
+
+use crate::browser;
+use crate::i18n::{tr, use_i18n, I18n};
+use crate::play::BoardProps;
+
+/// A piece on the board: its FEN letter (upper case) and colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub letter: char,
+    pub seat: Seat,
+}
+
+/// The pieces of a FEN's placement, by square (file + rank * files, rank 0 at White's side).
+pub fn placement(fen: &str, files: usize, ranks: usize) -> Vec<Option<Piece>> {
+    let mut squares = vec![None; files * ranks];
+    let rows = fen.split(' ').next().unwrap_or_default().split('/');
+    for (row, text) in rows.enumerate().take(ranks) {
+        let rank = ranks - 1 - row;
+        let (mut file, mut digits) = (0usize, 0usize);
+        for c in text.chars() {
+            if let Some(d) = c.to_digit(10) {
+                digits = digits * 10 + d as usize;
+                continue;
+            }
+            file += std::mem::take(&mut digits);
+            if file < files && c.is_ascii_alphabetic() {
+                let seat = if c.is_ascii_uppercase() { Seat::One } else { Seat::Two };
+                squares[rank * files + file] = Some(Piece { letter: c.to_ascii_uppercase(), seat });
+            }
+            file += 1;
+        }
+    }
+    squares
+}
+
+/// A square's name: `e4`, `j10`.
+pub fn square_name(files: usize, square: usize) -> String {
+    format!("{}{}", (b'a' + (square % files) as u8) as char, square / files + 1)
+}
+
+/// The square at the start of `text` (`e4` of `e4e5`), and how many characters it took.
+fn read_square(files: usize, text: &str) -> Option<(usize, usize)> {
+    let letter = text.chars().next().filter(char::is_ascii_lowercase)?;
+    let file = (letter as u8 - b'a') as usize;
+    let digits: String = text[1..].chars().take_while(char::is_ascii_digit).collect();
+    let rank: usize = digits.parse().ok()?;
+    (file < files && rank >= 1).then(|| (file + (rank - 1) * files, 1 + digits.len()))
+}
+
+/// From and to squares of a UCI move, and its promotion letter.
+pub fn parse_uci(files: usize, uci: &str) -> Option<(usize, usize, Option<char>)> {
+    let (from, used) = read_square(files, uci)?;
+    let (to, more) = read_square(files, &uci[used..])?;
+    let rest = &uci[used + more..];
+    let promotion = rest.chars().next().map(|c| c.to_ascii_uppercase());
+    Some((from, to, promotion))
+}
+
+/// The legal moves from `from`, by destination: each destination with its moves (several when
+/// they promote).
+pub fn destinations(legal: &[UciMove], files: usize, from: usize) -> Vec<(usize, Vec<UciMove>)> {
+    let mut out: Vec<(usize, Vec<UciMove>)> = Vec::new();
+    for mv in legal {
+        if let Some((f, to, _)) = parse_uci(files, &mv.0) {
+            if f == from {
+                match out.iter_mut().find(|(t, _)| *t == to) {
+                    Some((_, moves)) => moves.push(mv.clone()),
+                    None => out.push((to, vec![mv.clone()])),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What a tap on `square` means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tap {
+    Select(usize),
+    Cancel,
+    /// A move (or the one the engine will refuse, with its reason).
+    Offer(UciMove),
+    /// Several moves land there (promotions): the player picks one.
+    Choose(Vec<UciMove>),
+}
+
+pub fn tap(game: &Chess, acting: Option<Seat>, selected: Option<usize>, square: usize) -> Tap {
+    let variant = game.variant();
+    let files = variant.files();
+    let pieces = placement(&game.fen(), files, variant.ranks());
+    let mine = |sq: usize| pieces[sq].is_some_and(|p| Some(p.seat) == acting);
+    match selected {
+        Some(from) if from == square => Tap::Cancel,
+        Some(from) => {
+            let to_here = destinations(&game.legal_moves(), files, from).into_iter().find(|(to, _)| *to == square);
+            match to_here {
+                Some((_, moves)) if moves.len() > 1 => Tap::Choose(moves),
+                Some((_, mut moves)) => Tap::Offer(moves.remove(0)),
+                // Another of your pieces: select it instead (castling king-takes-rook is a legal
+                // move and was found above).
+                None if mine(square) => Tap::Select(square),
+                None => Tap::Offer(UciMove(format!("{}{}", square_name(files, from), square_name(files, square)))),
+            }
+        }
+        None if mine(square) => Tap::Select(square),
+        // Not a piece of yours: offered as a move from nowhere, so the screen says why not.
+        None => Tap::Offer(UciMove(square_name(files, square))),
+    }
+}
+
+fn piece_name(i18n: I18n, piece: Piece) -> String {
+    let colour = i18n.t(if piece.seat == Seat::One { "chess-white" } else { "chess-black" });
+    format!("{colour} {}", piece.letter)
+}
+
+#[component]
+pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
+    let i18n = use_i18n();
+    let BoardProps { game, last, acting, ghost, play, diagram, local, .. } = props;
+    let (files, ranks) = game.with_untracked(|g| (g.variant().files(), g.variant().ranks()));
+    let selected = RwSignal::new(None::<usize>);
+    let choosing = RwSignal::new(Vec::<UciMove>::new());
+    Effect::new(move |_| {
+        game.track();
+        selected.set(None);
+        choosing.set(Vec::new());
+    });
+    // Black sees the board from its side online; one device turns it with the button.
+    let flipped = RwSignal::new(!local && acting.get_untracked() == Some(Seat::Two));
+    let pieces = Memo::new(move |_| game.with(|g| placement(&g.fen(), files, ranks)));
+    let targets = Memo::new(move |_| {
+        selected
+            .get()
+            .map(|from| {
+                game.with(|g| destinations(&g.legal_moves(), files, from)).into_iter().map(|(t, _)| t).collect()
+            })
+            .unwrap_or_default()
+    });
+    let last_squares = Memo::new(move |_| last.get().and_then(|m| parse_uci(files, &m.0)).map(|(f, t, _)| [f, t]));
+    let check_square = Memo::new(move |_| {
+        game.with(|g| {
+            let side = g.status().to_move()?;
+            if !g.in_check() {
+                return None;
+            }
+            pieces.with(|p| p.iter().position(|x| x.is_some_and(|x| x.seat == side && g.variant().is_royal(x.letter))))
+        })
+    });
+    let focus = RwSignal::new(files / 2);
+    let on_tap = move |square: usize| {
+        focus.set(square);
+        let intent = game.with_untracked(|g| tap(g, acting.get_untracked(), selected.get_untracked(), square));
+        match intent {
+            Tap::Select(sq) => selected.set(Some(sq)),
+            Tap::Cancel => selected.set(None),
+            Tap::Choose(moves) => choosing.set(moves),
+            Tap::Offer(mv) => {
+                selected.set(None);
+                play.run(mv);
+            }
+        }
+    };
+    let prefix = if diagram { "diagram-square" } else { "square" };
+    let order = move || {
+        let mut squares = Vec::with_capacity(files * ranks);
+        for row in 0..ranks {
+            for col in 0..files {
+                let (file, rank) = if flipped.get() { (files - 1 - col, row) } else { (col, ranks - 1 - row) };
+                squares.push(rank * files + file);
+            }
+        }
+        squares
+    };
+    let square_view = move |square: usize| {
+        let (file, rank) = (square % files, square / files);
+        let class = move || {
+            let mut class = String::from(if (file + rank) % 2 == 0 { "sq dark" } else { "sq light" });
+            if let Some(piece) = pieces.with(|p| p[square]) {
+                class += &format!(" piece-{}", piece.seat.number());
+            }
+            if selected.get() == Some(square) {
+                class += " selected";
+            }
+            if targets.with(|t| t.contains(&square)) {
+                class += " target";
+            }
+            if last_squares.get().is_some_and(|l| l.contains(&square)) {
+                class += " last";
+            }
+            if check_square.get() == Some(square) {
+                class += " check";
+            }
+            if ghost.with(|g| g.as_ref().and_then(|m| parse_uci(files, &m.0)).is_some_and(|(_, t, _)| t == square)) {
+                class += " ghost";
+            }
+            class
+        };
+        let label = move || {
+            let mut label = square_name(files, square);
+            match pieces.with(|p| p[square]) {
+                Some(piece) => label += &format!(", {}", piece_name(i18n, piece)),
+                None => label += &format!(", {}", i18n.t("chess-empty")),
+            }
+            if targets.with(|t| t.contains(&square)) {
+                label += &format!(", {}", i18n.t("chess-target"));
+            }
+            label
+        };
+        view! {
+            <button
+                id=format!("{prefix}-{}", square_name(files, square))
+                class=class
+                aria-label=label
+                aria-pressed=move || (selected.get() == Some(square)).then_some("true")
+                tabindex=move || if !diagram && focus.get() == square { "0" } else { "-1" }
+                disabled=diagram
+                on:click=move |_| on_tap(square)
+                on:keydown=move |event: web_sys::KeyboardEvent| {
+                    let (f, r) = ((square % files) as i32, (square / files) as i32);
+                    let turn = if flipped.get_untracked() { -1 } else { 1 };
+                    let (f, r) = match event.key().as_str() {
+                        "ArrowLeft" => (f - turn, r),
+                        "ArrowRight" => (f + turn, r),
+                        "ArrowUp" => (f, r + turn),
+                        "ArrowDown" => (f, r - turn),
+                        "Escape" => {
+                            selected.set(None);
+                            return;
+                        }
+                        _ => return,
+                    };
+                    if (0..files as i32).contains(&f) && (0..ranks as i32).contains(&r) {
+                        event.prevent_default();
+                        let next = r as usize * files + f as usize;
+                        focus.set(next);
+                        browser::focus(&format!("square-{}", square_name(files, next)));
+                    }
+                }
+            >
+                {move || pieces.with(|p| p[square]).map(|piece| view! {
+                    <span class=format!("piece side-{}", piece.seat.number()) aria-hidden="true">{piece.letter.to_string()}</span>
+                })}
+            </button>
+        }
+    };
+    let file_letters = move || {
+        (0..files)
+            .map(|c| {
+                let file = if flipped.get() { files - 1 - c } else { c };
+                view! { <span class="coord" aria-hidden="true">{((b'a' + file as u8) as char).to_string()}</span> }
+            })
+            .collect_view()
+    };
+    let rank_numbers = move || {
+        (0..ranks)
+            .map(|row| {
+                let rank = if flipped.get() { row + 1 } else { ranks - row };
+                view! { <span class="coord" aria-hidden="true">{rank.to_string()}</span> }
+            })
+            .collect_view()
+    };
+    let base = if diagram { "board chess-board diagram-board" } else { "board chess-board" };
+    view! {
+        <div class="chess-frame" style=format!("--files: {files}; --ranks: {ranks}")>
+            <div class="ranks">{rank_numbers}</div>
+            <div
+                class=base
+                role="group"
+                aria-label=move || i18n.t_with("chess-board-label", &[("files", files.into()), ("ranks", ranks.into())])
+            >
+                {move || order().into_iter().map(square_view).collect_view()}
+            </div>
+            <div class="files">{file_letters}</div>
+        </div>
+        {(!diagram).then(|| view! {
+            <Show when=move || choosing.with(|c| !c.is_empty())>
+                <div class="promotion actions" role="group" aria-label=tr("chess-promote")>
+                    {move || choosing.get().into_iter().map(|mv| {
+                        let letter = parse_uci(files, &mv.0).and_then(|(_, _, p)| p).unwrap_or('?');
+                        let chosen = mv.clone();
+                        view! {
+                            <button class="button" id=format!("promote-{}", letter.to_ascii_lowercase())
+                                on:click=move |_| {
+                                    choosing.set(Vec::new());
+                                    selected.set(None);
+                                    play.run(chosen.clone());
+                                }>{letter.to_string()}</button>
+                        }
+                    }).collect_view()}
+                </div>
+            </Show>
+            <div class="actions">
+                <button class="button small-button" id="flip" on:click=move |_| flipped.update(|f| *f = !*f)>{tr("chess-flip")}</button>
+            </div>
+        })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_core::fairy::ChessConfig;
+
+    use super::*;
+
+    fn game(variant: &str, fen: Option<&str>) -> Chess {
+        Chess::new(ChessConfig { variant: variant.into(), fen: fen.map(Into::into), ..ChessConfig::default() }).unwrap()
+    }
+
+    #[test]
+    fn fens_and_moves_read_on_wide_boards() {
+        let big = placement("r10r/12/12/12/12/12/12/12/12/12/12/R10K w - - 0 1", 12, 12);
+        assert_eq!(big[0], Some(Piece { letter: 'R', seat: Seat::One }));
+        assert_eq!(big[11], Some(Piece { letter: 'K', seat: Seat::One }));
+        assert_eq!(big[11 * 12 + 11], Some(Piece { letter: 'R', seat: Seat::Two }));
+        assert_eq!(big.iter().flatten().count(), 4);
+        assert_eq!(parse_uci(12, "a10a12q"), Some((9 * 12, 11 * 12, Some('Q'))));
+        assert_eq!(parse_uci(8, "e2e4"), Some((12, 28, None)));
+        assert_eq!(square_name(10, 9 + 7 * 10), "j8");
+    }
+
+    #[test]
+    fn taps_select_move_choose_a_promotion_or_are_offered_for_refusal() {
+        let start = game("capablanca", None);
+        let white = Some(Seat::One);
+        let e2 = 10 + 4;
+        assert_eq!(tap(&start, white, None, e2), Tap::Select(e2));
+        assert_eq!(tap(&start, white, Some(e2), e2 + 20), Tap::Offer(UciMove("e2e4".into())));
+        assert_eq!(tap(&start, white, Some(e2), e2), Tap::Cancel);
+        let Tap::Offer(far) = tap(&start, white, Some(e2), e2 + 40) else { panic!("offered") };
+        assert!(start.check(&far).is_err(), "e2e6 is refused by the engine");
+        let Tap::Offer(black) = tap(&start, white, None, 60 + 4) else { panic!("offered") };
+        assert!(start.check(&black).is_err(), "a black piece is not white's to move");
+        // A pawn on the seventh rank: the promotion candidates to choose from.
+        let promote = game("chess", Some("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
+        let Tap::Choose(moves) = tap(&promote, white, Some(48), 56) else { panic!("a choice") };
+        let mut names: Vec<String> = moves.into_iter().map(|m| m.0).collect();
+        names.sort();
+        assert_eq!(names, ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]);
+    }
+}

@@ -1,0 +1,102 @@
+//! Fairy chess on the shared game screen: any built-in variant on boards up to 12 x 12, with
+//! click-click input, promotion choice, flip, check and the last move. Moves are written in UCI as
+//! Fairy-Stockfish writes them, and typed the same way.
+
+mod board;
+
+use leptos::prelude::*;
+use tabula_core::fairy::{Chess, UciMove};
+use tabula_core::{Game, Seat};
+
+use crate::browser;
+use crate::games::Slug;
+use crate::i18n::I18n;
+use crate::play::{BoardProps, Canvas, GameUi};
+
+#[derive(Clone, Copy)]
+pub struct ChessUi;
+
+impl GameUi for ChessUi {
+    type G = Chess;
+    const SLUG: Slug = Slug::Chess;
+    const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/chess.css"));
+
+    fn colour_id(seat: Seat) -> &'static str {
+        match seat {
+            Seat::One => "chess-white",
+            Seat::Two => "chess-black",
+        }
+    }
+
+    fn board(props: BoardProps<Chess>) -> AnyView {
+        view! { <board::ChessBoard props=props /> }.into_any()
+    }
+
+    /// "check" next to the side in check.
+    fn score(i18n: I18n, game: &Chess, seat: Seat) -> String {
+        if game.status().to_move() == Some(seat) && game.in_check() {
+            i18n.t("chess-in-check")
+        } else {
+            String::new()
+        }
+    }
+
+    fn detail(_i18n: I18n, game: &Chess) -> Option<String> {
+        Some(game.variant().name.clone())
+    }
+
+    fn reason(i18n: I18n, _game: &Chess, reason: &str) -> String {
+        let own = format!("chess-reason-{reason}");
+        let id = if crate::i18n::has(&own) { own } else { format!("reason-{reason}") };
+        i18n.t(&id)
+    }
+
+    fn notation(_before: &Chess, mv: &UciMove) -> String {
+        mv.0.clone()
+    }
+
+    /// A move in UCI (`e2e4`, `a7a8q`), any case.
+    fn parse(_game: &Chess, text: &str, _acting: Option<Seat>) -> Option<UciMove> {
+        let text = text.trim().to_ascii_lowercase();
+        (!text.is_empty()).then_some(UciMove(text))
+    }
+
+    fn draw(canvas: &Canvas, game: &Chess) {
+        let (files, ranks) = (game.variant().files(), game.variant().ranks());
+        let step = canvas.size / files.max(ranks) as f64;
+        let pieces = board::placement(&game.fen(), files, ranks);
+        for rank in 0..ranks {
+            for file in 0..files {
+                let (x, y) = (file as f64 * step, (ranks - 1 - rank) as f64 * step);
+                let colour = if (file + rank) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
+                canvas.rect(x, y, step, step, colour);
+                if let Some(piece) = pieces[rank * files + file] {
+                    let (fill, ring) = if piece.seat == Seat::One { ("#fafafa", "#222") } else { ("#222", "#fafafa") };
+                    canvas.disc(x + step / 2.0, y + step / 2.0, step * 0.38, fill);
+                    canvas.ring(x + step / 2.0, y + step / 2.0, step * 0.38, ring, 1.5);
+                }
+            }
+        }
+    }
+
+    /// Squares under 28 px are easy to mis-tap: ask for a confirmation there.
+    fn small_points(game: &Chess) -> bool {
+        let width = browser::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).unwrap_or(1024.0);
+        (width.min(620.0) - 48.0) / (game.variant().files() as f64) < 28.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_core::fairy::ChessConfig;
+
+    use super::*;
+
+    #[test]
+    fn moves_are_typed_in_uci() {
+        let game = Chess::new(ChessConfig::default()).unwrap();
+        assert_eq!(ChessUi::parse(&game, " E2E4 ", None), Some(UciMove("e2e4".into())));
+        assert_eq!(ChessUi::parse(&game, "", None), None);
+        assert_eq!(ChessUi::notation(&game, &UciMove("g1f3".into())), "g1f3");
+    }
+}
