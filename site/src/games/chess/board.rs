@@ -136,7 +136,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     // Black sees the board from its side online; one device turns it with the button.
     let flipped = RwSignal::new(!local && acting.get_untracked() == Some(Seat::Two));
     let pieces = Memo::new(move |_| game.with(|g| placement(&g.fen(), files, ranks)));
-    let targets = Memo::new(move |_| {
+    let targets = Memo::new(move |_| -> Vec<usize> {
         selected
             .get()
             .map(|from| {
