@@ -173,6 +173,19 @@ fn fairy_perft_reproduces_the_reference_files() {
             assert_eq!(our["legal_moves"], theirs["legal_moves"], "{name} {}", theirs["id"]);
         }
     }
+    // Fairy-Stockfish's names are aliases: losalamos is our minichess (6x6, no double step).
+    let alias = tabula()
+        .args(["fairy", "perft"])
+        .write_stdin(
+            "{\"variant\": \"losalamos\", \"fen\": \"rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1\", \"perft\": [0]}\n",
+        )
+        .assert()
+        .success();
+    assert_eq!(
+        output_lines(&alias.get_output().stdout)[0]["perft"],
+        serde_json::json!([10]),
+        "6 pawn steps, 4 knight moves"
+    );
     let bad = tabula()
         .args(["fairy", "perft"])
         .write_stdin("{\"variant\": \"nonesuch\", \"fen\": \"8/8 w\"}\n")
