@@ -52,7 +52,7 @@ pub struct SqliteStore {
 }
 
 fn store_error(error: impl std::fmt::Display) -> StoreError {
-    StoreError(error.to_string())
+    StoreError::Failed(error.to_string())
 }
 
 /// Fixed-width UTC text, so that string order is time order (for the idle-room cutoff).
@@ -99,7 +99,7 @@ impl SqliteStore {
     ) -> Result<T, StoreError> {
         let connection = Arc::clone(&self.connection);
         tokio::task::spawn_blocking(move || {
-            let connection = connection.lock().map_err(|_| StoreError("connection lock poisoned".into()))?;
+            let connection = connection.lock().map_err(|_| StoreError::Failed("connection lock poisoned".into()))?;
             work(&connection)
         })
         .await
