@@ -190,28 +190,38 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
             }
         }
     };
-    // `--from` is the colour before the change (`--e1` an edge of seat one, `--o2` a cell of seat two).
-    let style = |kind: char, x: usize, y: usize, step: Option<(usize, Option<Seat>)>| {
-        let mut style = format!("--x:{x};--y:{y}");
-        if let Some((k, before)) = step {
-            style += &format!(";--k:{k};--from:var(--{kind}{})", before.map_or(0, Seat::number));
-        }
-        style
+    // The steps of the last action are drawn over the board, each in the colour it had before and
+    // fading at its turn (`--k`), so the board's own elements carry no animation state.
+    // `--from` is that colour: `--e1` an edge of seat one, `--o2` a cell of seat two.
+    let overlay = move |cells: bool| {
+        animation.with(|a| {
+            let found: Vec<(usize, (usize, Option<Seat>))> = if cells {
+                a.cells.iter().enumerate().filter_map(|(i, s)| s.map(|s| (i, s))).collect()
+            } else {
+                a.edges.iter().enumerate().filter_map(|(i, s)| s.map(|s| (i, s))).collect()
+            };
+            found
+                .into_iter()
+                .map(|(id, (k, before))| {
+                    let colour = before.map_or(0, Seat::number);
+                    let (class, x, y, kind) = if cells {
+                        ("step block", id % n, id / n, 'o')
+                    } else {
+                        let (vertical, x, y) = coords(torus, id);
+                        (if vertical { "step edge v" } else { "step edge h" }, x, y, 'e')
+                    };
+                    let style = format!("--x:{x};--y:{y};--k:{k};--from:var(--{kind}{colour})");
+                    view! { <span class=class style=style aria-hidden="true"></span> }
+                })
+                .collect_view()
+        })
     };
 
     let cells = (0..torus.cell_count())
         .map(|cell| {
             let (x, y) = (cell % n, cell / n);
-            let step = move || animation.with(|a| a.cells[cell]);
-            let class = move || {
-                let mut class = String::from("block");
-                class += &colour_class("owner", game.with(|g| g.owner(cell)));
-                if step().is_some() {
-                    class += " changed";
-                }
-                class
-            };
-            view! { <span class=class style=move || style('o', x, y, step()) aria-hidden="true"></span> }
+            let class = move || format!("block{}", colour_class("owner", game.with(|g| g.owner(cell))));
+            view! { <span class=class style=format!("--x:{x};--y:{y}") aria-hidden="true"></span> }
         })
         .collect_view();
 
@@ -228,9 +238,6 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
         if landed(last.get().as_ref()) == Some(edge) {
             class += " last";
         }
-        if animation.with(|a| a.edges[edge].is_some()) {
-            class += " changed";
-        }
         match ghost.get() {
             Some(EdgesMove::Place { edge: at, .. } | EdgesMove::Move { to: at, .. }) if at == edge => {
                 class += &format!(" ghost ghost-{}", game.with(|g| g.status().to_move().map_or(1, Seat::number)));
@@ -243,7 +250,6 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
     let edges = (0..torus.edge_count())
         .map(|edge| {
             let (vertical, x, y) = coords(torus, edge);
-            let step = move || animation.with(|a| a.edges[edge]);
             let label = move || {
                 let is_target = targets.with(|t| t.contains(&edge));
                 let is_last = landed(last.get().as_ref()) == Some(edge);
@@ -253,9 +259,8 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
                 <button
                     id=format!("{prefix}-{edge}")
                     class=move || edge_class(edge)
-                    style=move || style('e', x, y, step())
+                    style=format!("--x:{x};--y:{y}")
                     aria-label=label
-                    aria-pressed=move || (selected.get() == Some(edge)).then_some("true")
                     tabindex=move || if !diagram && focus.get() == edge { "0" } else { "-1" }
                     disabled=diagram
                     on:click=move |_| on_tap(edge)
@@ -276,7 +281,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
                     <span
                         class=move || format!("{} wrap", edge_class(edge))
                         id=format!("{prefix}-{edge}-wrap")
-                        style=move || style('e', wx, wy, step())
+                        style=format!("--x:{wx};--y:{wy}")
                         aria-hidden="true"
                         on:click=move |_| on_tap(edge)
                     ></span>
@@ -328,7 +333,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
                 }
             }
         >
-            <div class="field">{cells}{edges}</div>
+            <div class="field">{cells}{move || overlay(true)}{edges}{move || overlay(false)}</div>
         </div>
         {(!diagram).then(|| view! {
             <div class="supplies">{supplies}</div>
