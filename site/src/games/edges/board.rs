@@ -134,22 +134,78 @@ fn colour_class(prefix: &str, seat: Option<Seat>) -> String {
     }
 }
 
-fn edge_label(i18n: I18n, game: &Edges, edge: usize, selected: bool, target: bool, last: bool) -> String {
-    let mut parts = vec![edge_name(game.torus(), edge)];
-    parts.push(match game.edge(edge) {
-        Some(seat) => i18n.t(EdgesUi::colour_id(seat)),
-        None => i18n.t("edges-empty"),
-    });
-    if selected {
-        parts.push(i18n.t("edges-selected"));
+/// What one edge shows: computed for all edges at once, so each edge's element reads one value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct EdgeView {
+    colour: Option<Seat>,
+    selected: bool,
+    target: bool,
+    last: bool,
+    /// A move waiting for confirmation lands here, in this seat's colour.
+    ghost: Option<Seat>,
+    /// A move waiting for confirmation leaves from here.
+    leaving: bool,
+}
+
+fn edge_views(
+    game: &Edges,
+    selected: Option<usize>,
+    last: Option<&EdgesMove>,
+    ghost: Option<EdgesMove>,
+) -> Vec<EdgeView> {
+    let mut views: Vec<EdgeView> =
+        (0..game.torus().edge_count()).map(|e| EdgeView { colour: game.edge(e), ..EdgeView::default() }).collect();
+    if let Some(from) = selected {
+        views[from].selected = true;
+        for to in destinations(game, from) {
+            views[to].target = true;
+        }
     }
-    if target {
-        parts.push(i18n.t("edges-target"));
+    if let Some(at) = landed(last) {
+        views[at].last = true;
     }
-    if last {
-        parts.push(i18n.t("last-move"));
+    match ghost {
+        Some(EdgesMove::Place { edge: at, .. }) => views[at].ghost = game.status().to_move(),
+        Some(EdgesMove::Move { from, to, .. }) => {
+            views[to].ghost = game.status().to_move();
+            views[from].leaving = true;
+        }
+        _ => {}
     }
-    parts.join(", ")
+    views
+}
+
+fn edge_class(view: EdgeView, vertical: bool) -> String {
+    let mut class = String::from(if vertical { "edge v" } else { "edge h" });
+    class += &colour_class("colour", view.colour);
+    for (on, name) in
+        [(view.selected, " selected"), (view.target, " target"), (view.last, " last"), (view.leaving, " leaving")]
+    {
+        if on {
+            class += name;
+        }
+    }
+    if let Some(seat) = view.ghost {
+        class += &format!(" ghost ghost-{}", seat.number());
+    }
+    class
+}
+
+fn edge_label(i18n: I18n, name: &str, view: EdgeView) -> String {
+    let mut label = format!(
+        "{name}, {}",
+        match view.colour {
+            Some(seat) => i18n.t(EdgesUi::colour_id(seat)),
+            None => i18n.t("edges-empty"),
+        }
+    );
+    for (on, id) in [(view.selected, "edges-selected"), (view.target, "edges-target"), (view.last, "last-move")] {
+        if on {
+            label += ", ";
+            label += &i18n.t(id);
+        }
+    }
+    label
 }
 
 /// The edges the last action landed on (the placed edge, or where a moved edge went).
@@ -176,7 +232,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
     let focus = RwSignal::new(edge_id(torus, false, n / 2, n / 2));
     let prefix = if diagram { "diagram-edge" } else { "edge" };
     let animation = Memo::new(move |_| game.with(|g| animation(g, last.get().as_ref())));
-    let targets = Memo::new(move |_| selected.get().map(|s| game.with(|g| destinations(g, s))).unwrap_or_default());
+    let views = Memo::new(move |_| game.with(|g| edge_views(g, selected.get(), last.get().as_ref(), ghost.get())));
     let on_tap = move |edge: usize| {
         focus.set(edge);
         let intent = game
@@ -225,40 +281,16 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
         })
         .collect_view();
 
-    let edge_class = move |edge: usize| {
-        let (vertical, _, _) = coords(torus, edge);
-        let mut class = String::from(if vertical { "edge v" } else { "edge h" });
-        class += &colour_class("colour", game.with(|g| g.edge(edge)));
-        if selected.get() == Some(edge) {
-            class += " selected";
-        }
-        if targets.with(|t| t.contains(&edge)) {
-            class += " target";
-        }
-        if landed(last.get().as_ref()) == Some(edge) {
-            class += " last";
-        }
-        match ghost.get() {
-            Some(EdgesMove::Place { edge: at, .. } | EdgesMove::Move { to: at, .. }) if at == edge => {
-                class += &format!(" ghost ghost-{}", game.with(|g| g.status().to_move().map_or(1, Seat::number)));
-            }
-            Some(EdgesMove::Move { from, .. }) if from == edge => class += " leaving",
-            _ => {}
-        }
-        class
-    };
     let edges = (0..torus.edge_count())
         .map(|edge| {
             let (vertical, x, y) = coords(torus, edge);
-            let label = move || {
-                let is_target = targets.with(|t| t.contains(&edge));
-                let is_last = landed(last.get().as_ref()) == Some(edge);
-                game.with(|g| edge_label(i18n, g, edge, selected.get() == Some(edge), is_target, is_last))
-            };
+            let name = edge_name(torus, edge);
+            let view_of = move || views.with(|v| v[edge]);
+            let label = move || edge_label(i18n, &name, view_of());
             let button = view! {
                 <button
                     id=format!("{prefix}-{edge}")
-                    class=move || edge_class(edge)
+                    class=move || edge_class(view_of(), vertical)
                     style=format!("--x:{x};--y:{y}")
                     aria-label=label
                     tabindex=move || if !diagram && focus.get() == edge { "0" } else { "-1" }
@@ -279,7 +311,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
                 let (wx, wy) = if vertical { (n, y) } else { (x, n) };
                 view! {
                     <span
-                        class=move || format!("{} wrap", edge_class(edge))
+                        class=move || format!("{} wrap", edge_class(view_of(), vertical))
                         id=format!("{prefix}-{edge}-wrap")
                         style=format!("--x:{wx};--y:{wy}")
                         aria-hidden="true"
