@@ -6,7 +6,7 @@
 //! step by step. The decisions are plain functions, unit-tested natively.
 
 use leptos::prelude::*;
-use tabula_core::edges::{Changed, Edges, EdgesMove, Player, Target, Torus};
+use tabula_core::edges::{Edges, EdgesMove, Player, Target, Torus};
 use tabula_core::{Game, Seat};
 
 use super::{edge_name, EdgesUi};
@@ -92,36 +92,36 @@ pub fn move_focus(torus: Torus, edge: usize, key: &str) -> usize {
     }
 }
 
-/// The animation of the last action: for each edge and cell it changed, its step number (in the
-/// order the engine made the changes) and the colour it had before. The action's own edges (the
-/// one placed, or moved away and landed) are step 0 and are not animated.
+/// One step of the last action's animation: an edge or cell it changed, its step number (in the
+/// order the engine made the changes) and the colour it had before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub target: Target,
+    pub k: usize,
+    pub before: Option<Seat>,
+}
+
+/// The animation of the last action: what each changed edge and cell was first, and how many steps
+/// there were (the supply refill comes after them). The action's own edges (the one placed, or
+/// moved away and landed) are not animated.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Animation {
-    pub edges: Vec<Option<(usize, Option<Seat>)>>,
-    pub cells: Vec<Option<(usize, Option<Seat>)>>,
-    /// Steps in all (the supply refill comes after them).
-    pub steps: usize,
+    pub steps: Vec<Step>,
+    pub count: usize,
 }
 
 pub fn animation(game: &Edges, mv: Option<&EdgesMove>) -> Animation {
-    let torus = game.torus();
-    let mut animation =
-        Animation { edges: vec![None; torus.edge_count()], cells: vec![None; torus.cell_count()], steps: 0 };
     let own = match mv {
         Some(EdgesMove::Place { .. }) => 1,
         Some(EdgesMove::Move { .. }) => 2,
-        _ => return animation,
+        _ => return Animation::default(),
     };
-    let changes: Vec<Changed> = game.last_changes();
-    for change in changes.iter().skip(own) {
-        animation.steps += 1;
-        let slot = match change.target {
-            Target::Edge(edge) => &mut animation.edges[edge],
-            Target::Cell(cell) => &mut animation.cells[cell],
-        };
+    let mut animation = Animation::default();
+    for change in game.last_changes().into_iter().skip(own) {
+        animation.count += 1;
         // A cell destroyed and recaptured in one action animates from where it started.
-        if slot.is_none() {
-            *slot = Some((animation.steps, change.before));
+        if !animation.steps.iter().any(|s| s.target == change.target) {
+            animation.steps.push(Step { target: change.target, k: animation.count, before: change.before });
         }
     }
     animation
@@ -251,23 +251,20 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
     // `--from` is that colour: `--e1` an edge of seat one, `--o2` a cell of seat two.
     let overlay = move |cells: bool| {
         animation.with(|a| {
-            let found: Vec<(usize, (usize, Option<Seat>))> = if cells {
-                a.cells.iter().enumerate().filter_map(|(i, s)| s.map(|s| (i, s))).collect()
-            } else {
-                a.edges.iter().enumerate().filter_map(|(i, s)| s.map(|s| (i, s))).collect()
-            };
-            found
-                .into_iter()
-                .map(|(id, (k, before))| {
-                    let colour = before.map_or(0, Seat::number);
-                    let (class, x, y, kind) = if cells {
-                        ("step block", id % n, id / n, 'o')
-                    } else {
-                        let (vertical, x, y) = coords(torus, id);
-                        (if vertical { "step edge v" } else { "step edge h" }, x, y, 'e')
+            a.steps
+                .iter()
+                .filter_map(|step| {
+                    let (class, x, y, kind) = match step.target {
+                        Target::Cell(cell) if cells => ("step block", cell % n, cell / n, 'o'),
+                        Target::Edge(edge) if !cells => {
+                            let (vertical, x, y) = coords(torus, edge);
+                            (if vertical { "step edge v" } else { "step edge h" }, x, y, 'e')
+                        }
+                        _ => return None,
                     };
+                    let (k, colour) = (step.k, step.before.map_or(0, Seat::number));
                     let style = format!("--x:{x};--y:{y};--k:{k};--from:var(--{kind}{colour})");
-                    view! { <span class=class style=style aria-hidden="true"></span> }
+                    Some(view! { <span class=class style=style aria-hidden="true"></span> })
                 })
                 .collect_view()
         })
@@ -324,7 +321,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
         .collect_view();
 
     let supplies = move || {
-        let refill_at = animation.with(|a| a.steps + 1);
+        let refill_at = animation.with(|a| a.count + 1);
         let refill = game.with(|g| g.events().refill);
         let fresh = last.with(|l| matches!(l, Some(EdgesMove::Place { .. } | EdgesMove::Move { .. })));
         Seat::ALL
@@ -457,17 +454,9 @@ mod tests {
         let g = game(&moves);
         assert_eq!(g.owner(0), Some(Seat::One));
         let a = animation(&g, moves.last());
-        assert_eq!(a.cells[0], Some((1, None)), "the capture is the first step, from empty");
-        assert!(a.edges.iter().all(Option::is_none), "the placed edge itself is not animated");
-        assert_eq!(a.steps, 1);
-        assert_eq!(animation(&g, Some(&EdgesMove::PASS)), Animation { steps: 0, ..a.clone() }.clear());
-    }
-
-    impl Animation {
-        fn clear(mut self) -> Animation {
-            self.cells.iter_mut().for_each(|c| *c = None);
-            self.edges.iter_mut().for_each(|e| *e = None);
-            self
-        }
+        // The capture is the only step, from empty; the placed edge itself is not animated.
+        assert_eq!(a.steps, [Step { target: Target::Cell(0), k: 1, before: None }]);
+        assert_eq!(a.count, 1);
+        assert_eq!(animation(&g, Some(&EdgesMove::PASS)), Animation::default());
     }
 }
