@@ -7,6 +7,9 @@ use axum::Json;
 use serde_json::{json, Value};
 use tabula_core::Seat;
 
+/// What a 503 `store_unavailable` tells the client to wait before trying again.
+pub const STORE_RETRY_AFTER_SECS: u64 = 2;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{0}")]
@@ -32,6 +35,9 @@ pub enum ApiError {
     NotFound,
     #[error("method not allowed")]
     MethodNotAllowed,
+    /// The rooms' store is down or too slow: nothing was changed that the client was told about.
+    #[error("the game store is not answering; try again in a moment")]
+    StoreUnavailable,
     /// Details go to the log, never to the client.
     #[error("internal error")]
     Internal(String),
@@ -53,6 +59,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -71,6 +78,7 @@ impl ApiError {
             ApiError::Unauthorized => "unauthorized",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::StoreUnavailable => "store_unavailable",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -94,6 +102,8 @@ impl IntoResponse for ApiError {
             let response_headers = response.headers_mut();
             response_headers.insert("retry-after", HeaderValue::from(retry_after_secs));
             response_headers.extend(headers);
+        } else if let ApiError::StoreUnavailable = self {
+            response.headers_mut().insert("retry-after", HeaderValue::from(STORE_RETRY_AFTER_SECS));
         }
         response
     }

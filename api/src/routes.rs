@@ -77,11 +77,28 @@ impl AppState {
     }
 }
 
+/// Every room request answers within this, or says the store is unavailable (503): a hung or
+/// slow store never holds a request until the platform kills it.
+pub const REQUEST_DEADLINE: std::time::Duration = std::time::Duration::from_millis(1800);
+
+async fn within_deadline(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    match tokio::time::timeout(REQUEST_DEADLINE, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!("a request passed its deadline");
+            ApiError::StoreUnavailable.into_response()
+        }
+    }
+}
+
 /// The API under its public paths (`/api/game`, `/api/cron`), rate-limited when a limiter is set.
 pub fn router(state: AppState) -> Router {
     let limiter = state.limiter.clone();
     let api = Router::new()
-        .route("/api/game", get(get_room).post(post_room).put(put_room))
+        .route(
+            "/api/game",
+            get(get_room).post(post_room).put(put_room).layer(axum::middleware::from_fn(within_deadline)),
+        )
         .route("/api/cron", get(cron))
         // Unknown API paths answer in JSON and never fall through to the site.
         .route("/api/{*path}", any(|| async { ApiError::NotFound }))

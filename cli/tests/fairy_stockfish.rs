@@ -46,7 +46,19 @@ fn random_games_agree_with_fairy_stockfish_move_by_move() {
         .collect();
     assert!(variants.len() >= 10, "the variants both engines define: {variants:?}");
     let games: u64 = std::env::var("TABULA_FSF_GAMES").ok().and_then(|g| g.parse().ok()).unwrap_or(4);
-    let job = json!({"variants": variants, "games": games, "plies": 120, "seed": 20261123});
+    // Endings random play seldom reaches, played out move by move (each must end exactly there).
+    let knights = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"];
+    let scripted = json!([
+        ["chess", "chess", null, knights],
+        ["chess", "chess", "7k/8/8/8/8/8/8/K5R1 w - - 98 80", ["a1b1", "h8h7"]],
+        ["chess", "chess", "8/8/4k3/8/8/3KB3/8/8 b - - 0 1", []],
+        ["shatranj", "shatranj", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", ["e8d8"]],
+        ["shatranj", "shatranj", "5K1k/R7/8/8/8/8/8/8 b - - 0 1", []],
+        ["chancellor9", "chancellor", "4k4/9/9/9/9/9/9/9/R3K3R w KQ - 0 1", ["e1g1"]],
+        ["janus", "janus", "r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1", ["e1b1", "e8i8"]],
+    ]);
+    let expected_ends = ["repetition", "fifty_moves", "insufficient_material", "immediate:32000", "stalemate:-32000"];
+    let job = json!({"variants": variants, "games": games, "plies": 120, "seed": 20261123, "scripted": scripted});
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fairy_stockfish/play.py");
     let mut child = Command::new("python3")
         .arg(&script)
@@ -108,5 +120,8 @@ fn random_games_agree_with_fairy_stockfish_move_by_move() {
     }
     println!("{positions} positions compared; endings: {endings:?}");
     assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
+    for end in expected_ends {
+        assert!(endings.contains_key(end), "no game ended by {end}: {endings:?}");
+    }
     assert!(positions as u64 > 100 * games * variants.len() as u64, "{positions} positions");
 }

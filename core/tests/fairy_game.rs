@@ -53,7 +53,7 @@ fn fen_and_state_round_trip() {
         let ours = position.fen(variant);
         let (a, b): (Vec<&str>, Vec<&str>) = (ours.split(' ').collect(), fen.split(' ').collect());
         if a != b {
-            // Only an en passant square no capture can use is left out, as Stockfish writes FENs.
+            // Only an en passant square no pawn can capture on is left out, as Fairy-Stockfish does.
             let (mut a_rest, mut b_rest) = (a.clone(), b.clone());
             a_rest.remove(3);
             b_rest.remove(3);

@@ -17,12 +17,25 @@ use crate::error::ApiError;
 use crate::room::{Abandonment, Room, RoomId, SeatHolder, TakebackPolicy};
 
 #[derive(Debug, thiserror::Error)]
-#[error("store: {0}")]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// The store answered something unusable (a broken row, a refused request): our fault, a 500.
+    #[error("store: {0}")]
+    Failed(String),
+    /// The store could not be reached, did not answer in time, or said it is down: a 503, and the
+    /// client tries again.
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
+}
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
-        ApiError::internal(error)
+        match error {
+            StoreError::Unavailable(detail) => {
+                tracing::warn!(%detail, "store unavailable");
+                ApiError::StoreUnavailable
+            }
+            failed => ApiError::internal(failed),
+        }
     }
 }
 
@@ -103,7 +116,7 @@ impl TryFrom<RoomRow> for Room {
     type Error = StoreError;
 
     fn try_from(row: RoomRow) -> Result<Room, StoreError> {
-        let bad = |what: &str| StoreError(format!("room {:?} has a bad {what}", row.room_id));
+        let bad = |what: &str| StoreError::Failed(format!("room {:?} has a bad {what}", row.room_id));
         Ok(Room {
             id: RoomId::parse(&row.room_id).map_err(|_| bad("id"))?,
             game: row.game.parse::<GameKind>().map_err(|_| bad("game"))?,

@@ -37,8 +37,27 @@ pub struct PostgrestStore {
 
 const TABLE: &str = "rooms";
 
+/// How long one PostgREST call may take, connecting included. A request makes at most a few
+/// calls and the router gives the whole request its own deadline (`routes::REQUEST_DEADLINE`).
+pub const CALL_DEADLINE: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// A request that never got an answer: PostgREST down, unreachable or too slow.
+fn unreachable(error: impl std::fmt::Display) -> StoreError {
+    StoreError::Unavailable(error.to_string())
+}
+
 fn store_error(error: impl std::fmt::Display) -> StoreError {
-    StoreError(error.to_string())
+    StoreError::Failed(error.to_string())
+}
+
+/// Sends a PostgREST request within [`CALL_DEADLINE`].
+async fn send(
+    request: impl std::future::Future<Output = Result<reqwest::Response, reqwest::Error>>,
+) -> Result<reqwest::Response, StoreError> {
+    match tokio::time::timeout(CALL_DEADLINE, request).await {
+        Ok(response) => response.map_err(unreachable),
+        Err(_) => Err(StoreError::Unavailable(format!("no answer from PostgREST within {CALL_DEADLINE:?}"))),
+    }
 }
 
 impl PostgrestStore {
@@ -57,11 +76,18 @@ impl PostgrestStore {
     /// Reads the rows of a successful answer; any other status is an error with PostgREST's text.
     async fn rows(response: reqwest::Response, what: &str) -> Result<Vec<RoomRow>, StoreError> {
         let status = response.status();
-        let text = response.text().await.map_err(store_error)?;
-        if !status.is_success() {
-            return Err(StoreError(format!("{what}: PostgREST answered {status}: {text}")));
+        let text = match tokio::time::timeout(CALL_DEADLINE, response.text()).await {
+            Ok(text) => text.map_err(unreachable)?,
+            Err(_) => return Err(StoreError::Unavailable(format!("{what}: the answer did not arrive in time"))),
+        };
+        if status.is_server_error() {
+            // PostgREST says its database is down (503), or a gateway in front of it gave up.
+            return Err(StoreError::Unavailable(format!("{what}: PostgREST answered {status}: {text}")));
         }
-        serde_json::from_str(&text).map_err(|e| StoreError(format!("{what}: unreadable rows: {e}")))
+        if !status.is_success() {
+            return Err(StoreError::Failed(format!("{what}: PostgREST answered {status}: {text}")));
+        }
+        serde_json::from_str(&text).map_err(|e| StoreError::Failed(format!("{what}: unreadable rows: {e}")))
     }
 }
 
@@ -72,13 +98,13 @@ fn body(room: &Room) -> Result<String, StoreError> {
 #[async_trait]
 impl Store for PostgrestStore {
     async fn load(&self, id: &RoomId) -> Result<Option<Room>, StoreError> {
-        let response = self.client.from(TABLE).select("*").eq("room_id", id.as_str()).execute().await;
-        let rows = Self::rows(response.map_err(store_error)?, "load").await?;
+        let response = send(self.client.from(TABLE).select("*").eq("room_id", id.as_str()).execute()).await?;
+        let rows = Self::rows(response, "load").await?;
         rows.into_iter().next().map(Room::try_from).transpose()
     }
 
     async fn create(&self, room: &Room) -> Result<bool, StoreError> {
-        let response = self.client.from(TABLE).insert(body(room)?).execute().await.map_err(store_error)?;
+        let response = send(self.client.from(TABLE).insert(body(room)?).execute()).await?;
         // A unique violation on the id: someone else created the room first.
         if response.status() == StatusCode::CONFLICT {
             return Ok(false);
@@ -87,38 +113,35 @@ impl Store for PostgrestStore {
     }
 
     async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError> {
-        let response = self
-            .client
-            .from(TABLE)
-            .eq("room_id", room.id.as_str())
-            .eq("version", expected.to_string())
-            .eq("created_at", room.created_at.to_rfc3339_opts(SecondsFormat::Micros, true))
-            .update(body(room)?)
-            .execute()
-            .await
-            .map_err(store_error)?;
+        let response = send(
+            self.client
+                .from(TABLE)
+                .eq("room_id", room.id.as_str())
+                .eq("version", expected.to_string())
+                .eq("created_at", room.created_at.to_rfc3339_opts(SecondsFormat::Micros, true))
+                .update(body(room)?)
+                .execute(),
+        )
+        .await?;
         Ok(!Self::rows(response, "replace").await?.is_empty())
     }
 
     async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
         let column = format!("seat{}_seen_at", seat.number());
         let body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) }).to_string();
-        let response =
-            self.client.from(TABLE).eq("room_id", id.as_str()).update(body).execute().await.map_err(store_error)?;
+        let response = send(self.client.from(TABLE).eq("room_id", id.as_str()).update(body).execute()).await?;
         Self::rows(response, "touch").await.map(drop)
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {
         let cutoff = cutoff.to_rfc3339_opts(SecondsFormat::Micros, true);
+        // The cleanup may delete many rooms: it gets no deadline of its own beyond the platform's.
         let response = self.client.from(TABLE).select("room_id").lt("updated_at", cutoff).delete().execute().await;
-        let status_and_text = async {
-            let response = response.map_err(store_error)?;
-            let status = response.status();
-            Ok::<_, StoreError>((status, response.text().await.map_err(store_error)?))
-        };
-        let (status, text) = status_and_text.await?;
+        let response = response.map_err(unreachable)?;
+        let status = response.status();
+        let text = response.text().await.map_err(unreachable)?;
         if !status.is_success() {
-            return Err(StoreError(format!("delete_idle: PostgREST answered {status}: {text}")));
+            return Err(StoreError::Failed(format!("delete_idle: PostgREST answered {status}: {text}")));
         }
         let deleted: Vec<serde_json::Value> = serde_json::from_str(&text).map_err(store_error)?;
         Ok(deleted.len() as u64)

@@ -52,7 +52,7 @@ pub struct SqliteStore {
 }
 
 fn store_error(error: impl std::fmt::Display) -> StoreError {
-    StoreError(error.to_string())
+    StoreError::Failed(error.to_string())
 }
 
 /// Fixed-width UTC text, so that string order is time order (for the idle-room cutoff).
@@ -75,6 +75,10 @@ impl SqliteStore {
         // WAL keeps readers and the writer out of each other's way; a busy timeout rides out a
         // second process (say, a backup) holding the lock briefly.
         connection.pragma_update(None, "journal_mode", "WAL").map_err(store_error)?;
+        // Every acknowledged move is on disk before its answer: FULL syncs the log at each commit,
+        // so neither a killed server nor a power cut loses one (NORMAL would survive only the
+        // first; what FULL costs is in docs/RELIABILITY.md).
+        connection.pragma_update(None, "synchronous", "FULL").map_err(store_error)?;
         connection.busy_timeout(std::time::Duration::from_secs(5)).map_err(store_error)?;
         connection.execute_batch(SCHEMA).map_err(store_error)?;
         for (column, definition) in ADDED_COLUMNS {
@@ -99,7 +103,7 @@ impl SqliteStore {
     ) -> Result<T, StoreError> {
         let connection = Arc::clone(&self.connection);
         tokio::task::spawn_blocking(move || {
-            let connection = connection.lock().map_err(|_| StoreError("connection lock poisoned".into()))?;
+            let connection = connection.lock().map_err(|_| StoreError::Failed("connection lock poisoned".into()))?;
             work(&connection)
         })
         .await

@@ -17,6 +17,7 @@ macro_rules! both_stores {
 mod client;
 mod database;
 mod edges;
+mod faults;
 mod function;
 mod go_and_chess;
 mod presence;

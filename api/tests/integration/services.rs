@@ -240,6 +240,62 @@ fn postgrest_binary() -> PathBuf {
     panic!("PostgREST not found at {}; {INSTALL_HINT}", npm.display())
 }
 
+/// Starts a PostgREST in front of `postgres`; returns the child and its port once it serves.
+fn start_postgrest(postgres: &Postgres, jwt_secret: &str) -> (std::process::Child, u16) {
+    let port = free_port();
+    let dir = scratch_dir("postgrest");
+    let log = dir.join("postgrest.log");
+    let mut server = Command::new(postgrest_binary());
+    server
+        .env("PGRST_DB_URI", format!("postgres://authenticator@127.0.0.1:{}/postgres", postgres.port))
+        .env("PGRST_DB_SCHEMAS", "public")
+        .env("PGRST_DB_ANON_ROLE", "anon")
+        .env("PGRST_JWT_SECRET", jwt_secret)
+        .env("PGRST_SERVER_HOST", "127.0.0.1")
+        .env("PGRST_SERVER_PORT", port.to_string())
+        .env("PGRST_DB_POOL", "20");
+    let child = spawn_service(server, &log, libc::SIGKILL);
+    wait_for_port(port, "PostgREST", &log);
+    // The port opens before the schema cache is loaded (503 until then).
+    let start = Instant::now();
+    while http_status(port, "/") != Some(200) {
+        assert!(start.elapsed() < Duration::from_secs(30), "PostgREST never became ready");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (child, port)
+}
+
+/// A PostgREST of one test's own, in front of the shared database: a test may pause or stop it
+/// without disturbing the others. Killed when dropped.
+pub struct OwnPostgrest {
+    pub rest_url: String,
+    pub pid: i32,
+}
+
+impl OwnPostgrest {
+    pub fn signal(&self, signal: i32) {
+        // SAFETY: kill has no memory effects; the pid is our own child's.
+        unsafe {
+            libc::kill(self.pid, signal);
+        }
+    }
+}
+
+impl Drop for OwnPostgrest {
+    fn drop(&mut self) {
+        self.signal(libc::SIGCONT);
+        self.signal(libc::SIGKILL);
+    }
+}
+
+pub fn own_postgrest() -> OwnPostgrest {
+    let secret = supabase().jwt_secret.clone();
+    keep(move || {
+        let (child, port) = start_postgrest(&supabase().postgres, &secret);
+        OwnPostgrest { rest_url: format!("http://127.0.0.1:{port}"), pid: child.id() as i32 }
+    })
+}
+
 pub fn supabase() -> &'static Supabase {
     static SUPABASE: OnceLock<Supabase> = OnceLock::new();
     SUPABASE.get_or_init(|| {
@@ -249,26 +305,7 @@ pub fn supabase() -> &'static Supabase {
             postgres.sql_file("postgres", &fixtures.join("supabase_roles.sql")).unwrap();
             postgres.sql_file("postgres", &repo_root().join("sql/init.sql")).unwrap();
             let jwt_secret = format!("test-secret-{:032x}", rand::random::<u128>());
-            let port = free_port();
-            let dir = scratch_dir("postgrest");
-            let log = dir.join("postgrest.log");
-            let mut server = Command::new(postgrest_binary());
-            server
-                .env("PGRST_DB_URI", format!("postgres://authenticator@127.0.0.1:{}/postgres", postgres.port))
-                .env("PGRST_DB_SCHEMAS", "public")
-                .env("PGRST_DB_ANON_ROLE", "anon")
-                .env("PGRST_JWT_SECRET", &jwt_secret)
-                .env("PGRST_SERVER_HOST", "127.0.0.1")
-                .env("PGRST_SERVER_PORT", port.to_string())
-                .env("PGRST_DB_POOL", "20");
-            spawn_service(server, &log, libc::SIGKILL);
-            wait_for_port(port, "PostgREST", &log);
-            // The port opens before the schema cache is loaded (503 until then).
-            let start = Instant::now();
-            while http_status(port, "/") != Some(200) {
-                assert!(start.elapsed() < Duration::from_secs(30), "PostgREST never became ready");
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            let (_child, port) = start_postgrest(&postgres, &jwt_secret);
             Supabase { postgres, rest_url: format!("http://127.0.0.1:{port}"), jwt_secret }
         })
     })

@@ -35,7 +35,7 @@ async fn shown(client: &Client) -> Value {
     let script = "const code = (e, kind) => { for (const [c, s] of [['1', '0'], ['2', '1']]) \
             if (e.classList.contains(kind + '-' + c)) return s; return '.'; }; \
         const edges = [...document.querySelectorAll('.edges-board button.edge')]; \
-        const blocks = [...document.querySelectorAll('.edges-board .block')]; \
+        const blocks = [...document.querySelectorAll('.edges-board .block:not(.step)')]; \
         const supply = (n) => Number(document.getElementById('supply-' + n)?.dataset.supply); \
         return { edges: edges.map(e => code(e, 'colour')).join(''), cells: blocks.map(b => code(b, 'owner')).join(''), \
             supply: [supply(1), supply(2)] }";
@@ -92,7 +92,7 @@ async fn a_reference_game_replayed_by_clicks_on_one_device_shows_every_recorded_
         // What the engine did is animated step by step, and said in one line.
         let ev = step["ev"].as_array().unwrap();
         if ev[0].as_u64() > Some(0) {
-            let changed = js(&client, "return document.querySelectorAll('.edges-board .block.changed').length").await;
+            let changed = js(&client, "return document.querySelectorAll('.edges-board .step.block').length").await;
             assert!(changed.as_u64() > Some(0), "action {index} captured: its cells animate");
             let line = text(&client, "#happened").await;
             assert!(line.contains("captured"), "action {index}: {line}");
@@ -312,7 +312,7 @@ async fn the_board_fits_a_phone_and_its_edges_are_big_enough_to_tap() {
         )
         .await;
         let animation =
-            js(&client, "return getComputedStyle(document.querySelector('.edges-board .block.changed')).animationName")
+            js(&client, "return getComputedStyle(document.querySelector('.edges-board .step.block')).animationName")
                 .await;
         assert_eq!(animation, json!(if reduced { "none" } else { "edges-step" }), "reduced motion: {reduced}");
         assert_eq!(text(&client, "#happened").await, "Black places V2,1; 1 cell captured");

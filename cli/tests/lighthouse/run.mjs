@@ -3,8 +3,8 @@
 // largest contentful paint, and the audits that lost points. Driven by `cli/tests/lighthouse.rs`.
 //
 // The performance score moves with the machine's load (its 4x CPU slowdown multiplies whatever the
-// 2-core machine was doing): a page under 95 is run twice more and the median run is reported,
-// with every run's score.
+// 2-core machine was doing; single runs of a room were seen 6 points under their neighbours): a
+// page under 95 is run four more times and the median of the five is reported, with every run's score.
 //
 // Input (JSON on stdin): { "modules": node_modules dir, "chrome": binary,
 //   "pages": [{ "name", "url", "storage": {key: value} | null, "skip": [audit ids] }] }
@@ -51,7 +51,7 @@ try {
   for (const page of input.pages) {
     const reports = [await run(page)];
     if ((reports[0].categories.performance?.score ?? 0) < 0.95) {
-      reports.push(await run(page), await run(page));
+      for (let more = 0; more < 4; more += 1) reports.push(await run(page));
     }
     const performance = (r) => r.categories.performance?.score ?? 0;
     reports.sort((a, b) => performance(a) - performance(b));

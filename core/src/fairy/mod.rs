@@ -753,7 +753,7 @@ impl Position {
     }
 
     /// The position in FEN (castling rights as KQkq, or as rook files in Chess960; the en passant
-    /// square only when such a capture is legal, as Stockfish writes it).
+    /// square only when a pawn could capture there, as Fairy-Stockfish writes it).
     pub fn fen(&self, variant: &Variant) -> String {
         let mut rows = Vec::new();
         for rank in (0..variant.ranks).rev() {
@@ -799,9 +799,13 @@ impl Position {
             .collect();
         rights.sort_by_key(|c| (c.is_ascii_lowercase(), *c == 'Q' || *c == 'q'));
         let rights: String = if rights.is_empty() { "-".into() } else { rights.into_iter().collect() };
-        // As Stockfish writes it: only where an en passant capture is legal now.
-        let capturable =
-            self.ep != NONE && self.legal_moves(variant).iter().any(|mv| matches!(mv.special, Special::EnPassant(_)));
+        // As Fairy-Stockfish writes it: only where a pawn of the side to move could capture en
+        // passant (even if that capture would expose its king).
+        let capturable = self.ep != NONE && {
+            let mut moves = Vec::new();
+            self.pseudo_moves(variant, &mut moves);
+            moves.iter().any(|mv| matches!(mv.special, Special::EnPassant(_)))
+        };
         let ep = if !capturable {
             "-".into()
         } else {

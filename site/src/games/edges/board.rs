@@ -6,7 +6,7 @@
 //! step by step. The decisions are plain functions, unit-tested natively.
 
 use leptos::prelude::*;
-use tabula_core::edges::{Changed, Edges, EdgesMove, Player, Target, Torus};
+use tabula_core::edges::{Edges, EdgesMove, Player, Target, Torus};
 use tabula_core::{Game, Seat};
 
 use super::{edge_name, EdgesUi};
@@ -92,36 +92,36 @@ pub fn move_focus(torus: Torus, edge: usize, key: &str) -> usize {
     }
 }
 
-/// The animation of the last action: for each edge and cell it changed, its step number (in the
-/// order the engine made the changes) and the colour it had before. The action's own edges (the
-/// one placed, or moved away and landed) are step 0 and are not animated.
+/// One step of the last action's animation: an edge or cell it changed, its step number (in the
+/// order the engine made the changes) and the colour it had before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub target: Target,
+    pub k: usize,
+    pub before: Option<Seat>,
+}
+
+/// The animation of the last action: what each changed edge and cell was first, and how many steps
+/// there were (the supply refill comes after them). The action's own edges (the one placed, or
+/// moved away and landed) are not animated.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Animation {
-    pub edges: Vec<Option<(usize, Option<Seat>)>>,
-    pub cells: Vec<Option<(usize, Option<Seat>)>>,
-    /// Steps in all (the supply refill comes after them).
-    pub steps: usize,
+    pub steps: Vec<Step>,
+    pub count: usize,
 }
 
 pub fn animation(game: &Edges, mv: Option<&EdgesMove>) -> Animation {
-    let torus = game.torus();
-    let mut animation =
-        Animation { edges: vec![None; torus.edge_count()], cells: vec![None; torus.cell_count()], steps: 0 };
     let own = match mv {
         Some(EdgesMove::Place { .. }) => 1,
         Some(EdgesMove::Move { .. }) => 2,
-        _ => return animation,
+        _ => return Animation::default(),
     };
-    let changes: Vec<Changed> = game.last_changes();
-    for change in changes.iter().skip(own) {
-        animation.steps += 1;
-        let slot = match change.target {
-            Target::Edge(edge) => &mut animation.edges[edge],
-            Target::Cell(cell) => &mut animation.cells[cell],
-        };
+    let mut animation = Animation::default();
+    for change in game.last_changes().into_iter().skip(own) {
+        animation.count += 1;
         // A cell destroyed and recaptured in one action animates from where it started.
-        if slot.is_none() {
-            *slot = Some((animation.steps, change.before));
+        if !animation.steps.iter().any(|s| s.target == change.target) {
+            animation.steps.push(Step { target: change.target, k: animation.count, before: change.before });
         }
     }
     animation
@@ -134,22 +134,78 @@ fn colour_class(prefix: &str, seat: Option<Seat>) -> String {
     }
 }
 
-fn edge_label(i18n: I18n, game: &Edges, edge: usize, selected: bool, target: bool, last: bool) -> String {
-    let mut parts = vec![edge_name(game.torus(), edge)];
-    parts.push(match game.edge(edge) {
-        Some(seat) => i18n.t(EdgesUi::colour_id(seat)),
-        None => i18n.t("edges-empty"),
-    });
-    if selected {
-        parts.push(i18n.t("edges-selected"));
+/// What one edge shows: computed for all edges at once, so each edge's element reads one value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct EdgeView {
+    colour: Option<Seat>,
+    selected: bool,
+    target: bool,
+    last: bool,
+    /// A move waiting for confirmation lands here, in this seat's colour.
+    ghost: Option<Seat>,
+    /// A move waiting for confirmation leaves from here.
+    leaving: bool,
+}
+
+fn edge_views(
+    game: &Edges,
+    selected: Option<usize>,
+    last: Option<&EdgesMove>,
+    ghost: Option<EdgesMove>,
+) -> Vec<EdgeView> {
+    let mut views: Vec<EdgeView> =
+        (0..game.torus().edge_count()).map(|e| EdgeView { colour: game.edge(e), ..EdgeView::default() }).collect();
+    if let Some(from) = selected {
+        views[from].selected = true;
+        for to in destinations(game, from) {
+            views[to].target = true;
+        }
     }
-    if target {
-        parts.push(i18n.t("edges-target"));
+    if let Some(at) = landed(last) {
+        views[at].last = true;
     }
-    if last {
-        parts.push(i18n.t("last-move"));
+    match ghost {
+        Some(EdgesMove::Place { edge: at, .. }) => views[at].ghost = game.status().to_move(),
+        Some(EdgesMove::Move { from, to, .. }) => {
+            views[to].ghost = game.status().to_move();
+            views[from].leaving = true;
+        }
+        _ => {}
     }
-    parts.join(", ")
+    views
+}
+
+fn edge_class(view: EdgeView, vertical: bool) -> String {
+    let mut class = String::from(if vertical { "edge v" } else { "edge h" });
+    class += &colour_class("colour", view.colour);
+    for (on, name) in
+        [(view.selected, " selected"), (view.target, " target"), (view.last, " last"), (view.leaving, " leaving")]
+    {
+        if on {
+            class += name;
+        }
+    }
+    if let Some(seat) = view.ghost {
+        class += &format!(" ghost ghost-{}", seat.number());
+    }
+    class
+}
+
+fn edge_label(i18n: I18n, name: &str, view: EdgeView) -> String {
+    let mut label = format!(
+        "{name}, {}",
+        match view.colour {
+            Some(seat) => i18n.t(EdgesUi::colour_id(seat)),
+            None => i18n.t("edges-empty"),
+        }
+    );
+    for (on, id) in [(view.selected, "edges-selected"), (view.target, "edges-target"), (view.last, "last-move")] {
+        if on {
+            label += ", ";
+            label += &i18n.t(id);
+        }
+    }
+    label
 }
 
 /// The edges the last action landed on (the placed edge, or where a moved edge went).
@@ -176,7 +232,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
     let focus = RwSignal::new(edge_id(torus, false, n / 2, n / 2));
     let prefix = if diagram { "diagram-edge" } else { "edge" };
     let animation = Memo::new(move |_| game.with(|g| animation(g, last.get().as_ref())));
-    let targets = Memo::new(move |_| selected.get().map(|s| game.with(|g| destinations(g, s))).unwrap_or_default());
+    let views = Memo::new(move |_| game.with(|g| edge_views(g, selected.get(), last.get().as_ref(), ghost.get())));
     let on_tap = move |edge: usize| {
         focus.set(edge);
         let intent = game
@@ -190,72 +246,50 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
             }
         }
     };
-    // `--from` is the colour before the change (`--e1` an edge of seat one, `--o2` a cell of seat two).
-    let style = |kind: char, x: usize, y: usize, step: Option<(usize, Option<Seat>)>| {
-        let mut style = format!("--x:{x};--y:{y}");
-        if let Some((k, before)) = step {
-            style += &format!(";--k:{k};--from:var(--{kind}{})", before.map_or(0, Seat::number));
-        }
-        style
+    // The steps of the last action are drawn over the board, each in the colour it had before and
+    // fading at its turn (`--k`), so the board's own elements carry no animation state.
+    // `--from` is that colour: `--e1` an edge of seat one, `--o2` a cell of seat two.
+    let overlay = move |cells: bool| {
+        animation.with(|a| {
+            a.steps
+                .iter()
+                .filter_map(|step| {
+                    let (class, x, y, kind) = match step.target {
+                        Target::Cell(cell) if cells => ("step block", cell % n, cell / n, 'o'),
+                        Target::Edge(edge) if !cells => {
+                            let (vertical, x, y) = coords(torus, edge);
+                            (if vertical { "step edge v" } else { "step edge h" }, x, y, 'e')
+                        }
+                        _ => return None,
+                    };
+                    let (k, colour) = (step.k, step.before.map_or(0, Seat::number));
+                    let style = format!("--x:{x};--y:{y};--k:{k};--from:var(--{kind}{colour})");
+                    Some(view! { <span class=class style=style aria-hidden="true"></span> })
+                })
+                .collect_view()
+        })
     };
 
     let cells = (0..torus.cell_count())
         .map(|cell| {
             let (x, y) = (cell % n, cell / n);
-            let step = move || animation.with(|a| a.cells[cell]);
-            let class = move || {
-                let mut class = String::from("block");
-                class += &colour_class("owner", game.with(|g| g.owner(cell)));
-                if step().is_some() {
-                    class += " changed";
-                }
-                class
-            };
-            view! { <span class=class style=move || style('o', x, y, step()) aria-hidden="true"></span> }
+            let class = move || format!("block{}", colour_class("owner", game.with(|g| g.owner(cell))));
+            view! { <span class=class style=format!("--x:{x};--y:{y}") aria-hidden="true"></span> }
         })
         .collect_view();
 
-    let edge_class = move |edge: usize| {
-        let (vertical, _, _) = coords(torus, edge);
-        let mut class = String::from(if vertical { "edge v" } else { "edge h" });
-        class += &colour_class("colour", game.with(|g| g.edge(edge)));
-        if selected.get() == Some(edge) {
-            class += " selected";
-        }
-        if targets.with(|t| t.contains(&edge)) {
-            class += " target";
-        }
-        if landed(last.get().as_ref()) == Some(edge) {
-            class += " last";
-        }
-        if animation.with(|a| a.edges[edge].is_some()) {
-            class += " changed";
-        }
-        match ghost.get() {
-            Some(EdgesMove::Place { edge: at, .. } | EdgesMove::Move { to: at, .. }) if at == edge => {
-                class += &format!(" ghost ghost-{}", game.with(|g| g.status().to_move().map_or(1, Seat::number)));
-            }
-            Some(EdgesMove::Move { from, .. }) if from == edge => class += " leaving",
-            _ => {}
-        }
-        class
-    };
     let edges = (0..torus.edge_count())
         .map(|edge| {
             let (vertical, x, y) = coords(torus, edge);
-            let step = move || animation.with(|a| a.edges[edge]);
-            let label = move || {
-                let is_target = targets.with(|t| t.contains(&edge));
-                let is_last = landed(last.get().as_ref()) == Some(edge);
-                game.with(|g| edge_label(i18n, g, edge, selected.get() == Some(edge), is_target, is_last))
-            };
+            let name = edge_name(torus, edge);
+            let view_of = move || views.with(|v| v[edge]);
+            let label = move || edge_label(i18n, &name, view_of());
             let button = view! {
                 <button
                     id=format!("{prefix}-{edge}")
-                    class=move || edge_class(edge)
-                    style=move || style('e', x, y, step())
+                    class=move || edge_class(view_of(), vertical)
+                    style=format!("--x:{x};--y:{y}")
                     aria-label=label
-                    aria-pressed=move || (selected.get() == Some(edge)).then_some("true")
                     tabindex=move || if !diagram && focus.get() == edge { "0" } else { "-1" }
                     disabled=diagram
                     on:click=move |_| on_tap(edge)
@@ -274,9 +308,9 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
                 let (wx, wy) = if vertical { (n, y) } else { (x, n) };
                 view! {
                     <span
-                        class=move || format!("{} wrap", edge_class(edge))
+                        class=move || format!("{} wrap", edge_class(view_of(), vertical))
                         id=format!("{prefix}-{edge}-wrap")
-                        style=move || style('e', wx, wy, step())
+                        style=format!("--x:{wx};--y:{wy}")
                         aria-hidden="true"
                         on:click=move |_| on_tap(edge)
                     ></span>
@@ -287,7 +321,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
         .collect_view();
 
     let supplies = move || {
-        let refill_at = animation.with(|a| a.steps + 1);
+        let refill_at = animation.with(|a| a.count + 1);
         let refill = game.with(|g| g.events().refill);
         let fresh = last.with(|l| matches!(l, Some(EdgesMove::Place { .. } | EdgesMove::Move { .. })));
         Seat::ALL
@@ -328,7 +362,7 @@ pub fn EdgesBoard(props: BoardProps<Edges>) -> impl IntoView {
                 }
             }
         >
-            <div class="field">{cells}{edges}</div>
+            <div class="field">{cells}{move || overlay(true)}{edges}{move || overlay(false)}</div>
         </div>
         {(!diagram).then(|| view! {
             <div class="supplies">{supplies}</div>
@@ -420,17 +454,9 @@ mod tests {
         let g = game(&moves);
         assert_eq!(g.owner(0), Some(Seat::One));
         let a = animation(&g, moves.last());
-        assert_eq!(a.cells[0], Some((1, None)), "the capture is the first step, from empty");
-        assert!(a.edges.iter().all(Option::is_none), "the placed edge itself is not animated");
-        assert_eq!(a.steps, 1);
-        assert_eq!(animation(&g, Some(&EdgesMove::PASS)), Animation { steps: 0, ..a.clone() }.clear());
-    }
-
-    impl Animation {
-        fn clear(mut self) -> Animation {
-            self.cells.iter_mut().for_each(|c| *c = None);
-            self.edges.iter_mut().for_each(|e| *e = None);
-            self
-        }
+        // The capture is the only step, from empty; the placed edge itself is not animated.
+        assert_eq!(a.steps, [Step { target: Target::Cell(0), k: 1, before: None }]);
+        assert_eq!(a.count, 1);
+        assert_eq!(animation(&g, Some(&EdgesMove::PASS)), Animation::default());
     }
 }
