@@ -120,6 +120,11 @@ fn main() {
         let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         std::fs::write(out_dir.join(format!("{game}.css")), minify_css(&css)).expect("OUT_DIR is writable");
     }
+    // The site's own stylesheet, which every page inlines.
+    let path = root.join("static/style.css");
+    println!("cargo::rerun-if-changed={}", path.display());
+    let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    std::fs::write(out_dir.join("site.css"), minify_css(&css)).expect("OUT_DIR is writable");
     let dir = root.join("locales");
     let mut out = String::new();
     for (name, tag) in LANGUAGES {

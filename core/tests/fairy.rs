@@ -110,3 +110,21 @@ fn reference_model_pieces_match() {
     }
     assert!(checked > 10, "{checked}");
 }
+
+/// The web app reads the built-in variants compiled (`core/build.rs`): reading them back must give
+/// every variant exactly as compiled from the JSON model, and they must play the same.
+#[test]
+fn compiled_variants_read_back_to_the_same_variants() {
+    let builtin = Variant::builtin();
+    let bytes = Variant::to_compiled(builtin);
+    let read = Variant::from_compiled(&bytes).expect("compiled variants read back");
+    assert_eq!(read.len(), builtin.len());
+    for (name, variant) in builtin {
+        assert_eq!(format!("{:?}", read[name]), format!("{variant:?}"), "{name}");
+        let start = variant.start.as_deref().expect("a start position");
+        let ours = Position::from_fen(&read[name], start, false).expect("start reads");
+        let theirs = Position::from_fen(variant, start, false).expect("start reads");
+        assert_eq!(ours.perft(&read[name], 2), theirs.perft(variant, 2), "{name}");
+    }
+    assert!(Variant::from_compiled(&bytes[..bytes.len() / 2]).is_err(), "a cut file is refused");
+}

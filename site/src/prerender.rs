@@ -46,6 +46,11 @@ fn render(route: Route, bundle: Option<Slug>) -> String {
     owner.with(|| view! { <App route=route bundle=bundle /> }.to_html())
 }
 
+/// The site's stylesheet (`static/style.css`), minified: every page inlines it.
+pub fn site_style() -> &'static str {
+    include_str!(concat!(env!("OUT_DIR"), "/site.css"))
+}
+
 /// Each playable game's stylesheet, by game name.
 pub fn styles() -> Vec<(&'static str, &'static str)> {
     Slug::ALL.into_iter().filter_map(|slug| Some((slug.name(), crate::games::screens(slug)?.css()))).collect()

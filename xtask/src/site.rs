@@ -13,7 +13,7 @@ use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::{ensure_wasm_target, run, workspace_root};
+use crate::{ensure_wasm_target, workspace_root};
 
 /// A page's first load (its HTML, the JS and WASM its script loads), gzipped, must stay under this;
 /// the home, which carries no game engine, under the smaller one.
@@ -46,6 +46,8 @@ fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
 struct Manifest {
     bundles: Vec<BundleSpec>,
     pages: Vec<Page>,
+    /// The site's stylesheet (`site/static/style.css` minified), inlined into every page.
+    site_style: String,
     /// Each game's stylesheet, inlined into the pages that show its board.
     styles: BTreeMap<String, String>,
     /// The languages the browser fetches when chosen (English is built in): tag to messages.
@@ -102,8 +104,35 @@ fn hashed(name: &str, ext: &str, bytes: &[u8]) -> String {
     format!("{name}-{hex}.{ext}")
 }
 
+/// The built-in fairy variants compiled (`core/build.rs`), written where the bundles' builds read
+/// them; rewritten only when they change, since a new file rebuilds the engine.
+fn compiled_variants() -> Result<PathBuf> {
+    use tabula_core::fairy::Variant;
+    let path = target_dir().join("fairy-variants.postcard");
+    let bytes = Variant::to_compiled(Variant::builtin());
+    if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
+        std::fs::create_dir_all(target_dir())?;
+        std::fs::write(&path, &bytes)?;
+    }
+    Ok(path)
+}
+
+/// The paths rustc writes into panic locations, made relative: the bundle does not carry the
+/// builder's home directory, is the same whoever builds it, and is smaller.
+fn remapped_rustflags() -> String {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .unwrap_or_default();
+    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    for (from, to) in [(cargo_home.join("registry/src"), "crates"), (workspace_root(), "tabula")] {
+        flags.push_str(&format!(" --remap-path-prefix={}={to}", from.display()));
+    }
+    flags.trim().to_owned()
+}
+
 /// Builds one bundle with its features only (the site's default features are everything).
-fn build_bundle(spec: &BundleSpec, assets: &Path) -> Result<Bundle> {
+fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path) -> Result<Bundle> {
     let name = spec.name.as_str();
     let features = spec.features.join(",");
     let mut args = vec![
@@ -118,7 +147,17 @@ fn build_bundle(spec: &BundleSpec, assets: &Path) -> Result<Bundle> {
         "--no-default-features",
     ];
     args.extend(["--features", &features]);
-    run("cargo", &args)?;
+    eprintln!("xtask: cargo {}", args.join(" "));
+    let status = Command::new("cargo")
+        .args(&args)
+        .env("TABULA_FAIRY_VARIANTS", variants)
+        .env("RUSTFLAGS", remapped_rustflags())
+        .current_dir(workspace_root())
+        .status()
+        .context("could not start cargo")?;
+    if !status.success() {
+        bail!("cargo {} failed ({status})", args.join(" "));
+    }
     let wasm = target_dir().join("wasm32-unknown-unknown/site-release/tabula_site.wasm");
     let scratch = target_dir().join(format!("site-bindgen/{name}"));
     if scratch.exists() {
@@ -137,12 +176,42 @@ fn build_bundle(spec: &BundleSpec, assets: &Path) -> Result<Bundle> {
         .generate(&scratch)
         .context("wasm-bindgen")?;
     let js = minify_js(&std::fs::read_to_string(scratch.join(format!("{name}.js")))?)?;
-    let wasm = std::fs::read(scratch.join(format!("{name}_bg.wasm")))?;
+    let optimised = scratch.join(format!("{name}_opt.wasm"));
+    optimise_wasm(&scratch.join(format!("{name}_bg.wasm")), &optimised)?;
+    let wasm = std::fs::read(&optimised)?;
     let (js_name, wasm_name) = (hashed(name, "js", js.as_bytes()), hashed(name, "wasm", &wasm));
     std::fs::write(assets.join(&js_name), &js)?;
     std::fs::write(assets.join(&wasm_name), &wasm)?;
     let gzipped = gzip(js.as_bytes())?.len() + gzip(&wasm)?.len();
     Ok(Bundle { js: format!("/assets/{js_name}"), wasm: format!("/assets/{wasm_name}"), gzipped })
+}
+
+/// Binaryen's `-O1`, duplicate-function and dead-argument elimination, and alignment hints dropped
+/// (hints only: WebAssembly allows any alignment; one value for all compresses better): 3% off a
+/// bundle's gzip, where `-Os`, `-Oz` and `-O2` make it 7% *larger* (their inlining and function
+/// reordering compress worse; measured in `docs/PERFORMANCE.md`).
+fn optimise_wasm(input: &Path, output: &Path) -> Result<()> {
+    use wasm_opt::{Feature, OptimizationOptions, Pass};
+    let mut options = OptimizationOptions::new_opt_level_1();
+    // What rustc's wasm32 target emits by default.
+    for feature in [
+        Feature::BulkMemory,
+        Feature::SignExt,
+        Feature::MutableGlobals,
+        Feature::TruncSat,
+        Feature::ReferenceTypes,
+        Feature::Multivalue,
+    ] {
+        options.enable_feature(feature);
+    }
+    options
+        .add_pass(Pass::DuplicateFunctionElimination)
+        .add_pass(Pass::DaeOptimizing)
+        .add_pass(Pass::DuplicateFunctionElimination)
+        .add_pass(Pass::Dealign)
+        .debug_info(std::env::var_os("TABULA_WASM_NAMES").is_some())
+        .run(input, output)
+        .map_err(|e| anyhow::anyhow!("wasm-opt {}: {e}", input.display()))
 }
 
 /// The JS glue, minified (oxc): whitespace, comments and local names.
@@ -297,9 +366,14 @@ pub fn build_site() -> Result<()> {
     }
     let assets = dist.join("assets");
     std::fs::create_dir_all(&assets)?;
+    // TABULA_BUNDLES=chess,chess-room builds only those (for measuring one bundle; pages of the
+    // others are then left out).
+    let only = std::env::var("TABULA_BUNDLES").ok().filter(|list| !list.is_empty());
+    let wanted = |name: &str| only.as_ref().is_none_or(|list| list.split(',').any(|n| n == name));
+    let variants = compiled_variants()?;
     let mut bundles = BTreeMap::new();
-    for spec in &manifest.bundles {
-        bundles.insert(spec.name.clone(), build_bundle(spec, &assets)?);
+    for spec in manifest.bundles.iter().filter(|s| wanted(&s.name)) {
+        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants)?);
     }
     // Each language but English as a content-hashed JSON file; pages say where (`tabulaLocales`).
     let mut locale_urls = Vec::new();
@@ -311,15 +385,16 @@ pub fn build_site() -> Result<()> {
     }
     let locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
     let statics = workspace_root().join("site/static");
-    let css = std::fs::read_to_string(statics.join("style.css"))?;
-    check_css("site/static/style.css", &css)?;
+    check_css("site/static/style.css", &std::fs::read_to_string(statics.join("style.css"))?)?;
+    let css = &manifest.site_style;
+    check_css("the minified site/static/style.css", css)?;
     for (game, game_css) in &manifest.styles {
         check_css(&format!("{game}'s board.css"), game_css)?;
     }
     std::fs::copy(statics.join("favicon.svg"), dist.join("favicon.svg"))?;
     let mut report = Vec::new();
     let mut over = Vec::new();
-    for page in &manifest.pages {
+    for page in manifest.pages.iter().filter(|p| only.is_none() || bundles.contains_key(&p.bundle)) {
         let game_css = page.game.as_ref().and_then(|g| manifest.styles.get(g)).map(String::as_str);
         let html = page_html(page, css.trim(), game_css, &bundles, &locales);
         let file = dist.join(&page.file);

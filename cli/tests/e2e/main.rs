@@ -3,6 +3,7 @@
 //! (browsers are heavy on 2 cores).
 
 mod browser;
+mod chess;
 mod comforts;
 #[path = "../common/mod.rs"]
 mod common;

@@ -19,11 +19,12 @@ async fn every_address_loads_directly_with_its_own_title() {
         ("/popucom", "#play-local", "POPUCOM three-match chess — rules and play — Tabula"),
         ("/go", "#option-size", "Go — rules and play — Tabula"),
         ("/edges", "#option-cells_to_win", "Edges & Blocks — rules and play — Tabula"),
-        ("/chess", "#coming-soon", "Fairy chess — rules and play — Tabula"),
+        ("/chess", "#option-variant", "Fairy chess — rules and play — Tabula"),
         ("/triplex", "#coming-soon", "Triplex — rules and play — Tabula"),
         ("/popucom/local", "#cell-40", "POPUCOM three-match chess on this device — Tabula"),
         ("/go/local?size=13", "#point-168", "Go on this device — Tabula"),
         ("/edges/local?size=12", "#edge-287", "Edges & Blocks on this device — Tabula"),
+        ("/chess/local?variant=big12", "#square-l12", "Fairy chess on this device — Tabula"),
         ("/local", "#cell-40", "POPUCOM three-match chess on this device — Tabula"),
         (&format!("/room/{room}"), "#take-seat-1", &format!("Room {room} — Tabula")),
         ("/no/such/page", ".not-found", "Page not found — Tabula"),
@@ -97,16 +98,10 @@ async fn back_and_forward_work_across_page_loads_and_in_app_moves() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rooms_that_cannot_be_played_say_why() {
+async fn missing_rooms_say_so() {
     let _one = exclusive();
     let (server, driver) = (Server::start(site_dist()), Driver::start());
-    let room = create_room(&server, "chess", serde_json::json!({})).await;
     let client = driver.browser().await;
-    client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
-    wait_until(&client, "return !!document.getElementById('other-game')", 10, "the other-game notice").await;
-    assert!(text(&client, "#other-game").await.contains("Fairy chess"));
-    let board = js(&client, "return !!document.querySelector('.board')").await;
-    assert_eq!(board, Value::Bool(false), "no board for a game the site cannot play yet");
     client.goto(&format!("{}/room/nosuchroom", server.base)).await.unwrap();
     wait_until(&client, "return !!document.getElementById('room-missing')", 10, "the missing-room notice").await;
     assert_eq!(text(&client, "#room-missing").await, "There is no room nosuchroom.");

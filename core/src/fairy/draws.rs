@@ -6,7 +6,7 @@ use super::model::{Hop, Mode, Node};
 use super::{colour_of, piece_of, Position, Variant};
 
 /// What a piece is, as far as the material draw cares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(super) enum Shape {
     King,
     Knight,

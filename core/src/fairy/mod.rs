@@ -10,6 +10,8 @@ mod model;
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 pub use game::{Chess, ChessConfig, ChessError, UciMove};
 pub use model::VariantDef;
 use model::{compile, Condition, Hop, Mode, Node};
@@ -19,11 +21,13 @@ pub const MAX_SQUARES: usize = MAX_FILES * MAX_FILES;
 const NONE: u8 = u8::MAX;
 
 /// A piece type of a variant, with its moves for White and for Black (dy turned over).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct PieceType {
     letter: char,
     royal: bool,
     pawn: bool,
+    /// Compiled, only White's are written: Black's are theirs turned over.
+    #[serde(serialize_with = "write_white", deserialize_with = "read_white")]
     nodes: [Vec<Node>; 2],
     /// Whether attacks can be found by walking back from the target (no capturing move with
     /// children, bounces or conditions); otherwise the pieces of this type are asked forward.
@@ -36,7 +40,7 @@ struct PieceType {
 
 /// Simple attacks along one direction (as the attacker moves): which piece types leap it, which
 /// ride it without limit, which ride it a limited distance.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct AttackLine {
     dx: i32,
     dy: i32,
@@ -68,7 +72,7 @@ fn attack_lines(pieces: &[PieceType], colour: usize) -> Vec<AttackLine> {
 }
 
 /// A compiled variant.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Variant {
     pub name: String,
     files: usize,
@@ -83,8 +87,9 @@ pub struct Variant {
     double_step: [Vec<usize>; 2],
     /// Promotion is optional on this many last ranks, mandatory on the last.
     promotion_ranks: usize,
-    /// Per piece type: at most this many on the board after a promotion (usize::MAX: no limit).
-    promotion_limits: Vec<usize>,
+    /// Per piece type: at most this many on the board after a promotion. (Not `usize::MAX` for "no
+    /// limit": compiled natively, that would not read back on wasm32.)
+    promotion_limits: Vec<Option<usize>>,
     pub description: String,
     /// The start position, if the data gives one.
     pub start: Option<String>,
@@ -93,10 +98,34 @@ pub struct Variant {
     pieces: Vec<PieceType>,
     /// Some piece needs forward generation to find its attacks.
     has_complex: bool,
-    /// By attacking colour.
+    /// By attacking colour (compiled: computed again when read).
+    #[serde(skip)]
     lines: [Vec<AttackLine>; 2],
     /// File and rank of each square (no division in the move loops).
+    #[serde(skip, default = "no_coords")]
     coords: [(i32, i32); MAX_SQUARES],
+}
+
+fn write_white<S: serde::Serializer>(nodes: &[Vec<Node>; 2], s: S) -> Result<S::Ok, S::Error> {
+    nodes[0].serialize(s)
+}
+
+fn read_white<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[Vec<Node>; 2], D::Error> {
+    let white = Vec::<Node>::deserialize(d)?;
+    let black = flip(&white);
+    Ok([white, black])
+}
+
+fn no_coords() -> [(i32, i32); MAX_SQUARES] {
+    [(0, 0); MAX_SQUARES]
+}
+
+fn coords_of(files: usize, ranks: usize) -> [(i32, i32); MAX_SQUARES] {
+    let mut coords = no_coords();
+    for (sq, c) in coords.iter_mut().enumerate().take(files * ranks) {
+        *c = ((sq % files) as i32, (sq / files) as i32);
+    }
+    coords
 }
 
 fn flip(nodes: &[Node]) -> Vec<Node> {
@@ -150,10 +179,6 @@ impl Variant {
         }
         let has_complex = pieces.iter().any(|p| !p.simple);
         let lines = [attack_lines(&pieces, 0), attack_lines(&pieces, 1)];
-        let mut coords = [(0, 0); MAX_SQUARES];
-        for (sq, c) in coords.iter_mut().enumerate().take(files * ranks) {
-            *c = ((sq % files) as i32, (sq / files) as i32);
-        }
         let white_steps = def
             .double_step_ranks_white_0based
             .clone()
@@ -162,13 +187,13 @@ impl Variant {
             .double_step_ranks_black_0based
             .clone()
             .unwrap_or_else(|| vec![ranks - 1 - def.double_step_rank_white_0based.unwrap_or(1)]);
-        let mut promotion_limits = vec![usize::MAX; pieces.len()];
+        let mut promotion_limits = vec![None; pieces.len()];
         for (id, &limit) in &def.promotion_limits {
             let at = pieces
                 .iter()
                 .position(|p| p.letter.to_string() == *id)
                 .ok_or(format!("unknown piece {id} in promotion_limits"))?;
-            promotion_limits[at] = limit;
+            promotion_limits[at] = Some(limit);
         }
         let kings = def.castling_king_files.unwrap_or([2, files.saturating_sub(2)]);
         let rooks = def.castling_rook_files.unwrap_or([kings[0] + 1, kings[1].saturating_sub(1)]);
@@ -185,7 +210,7 @@ impl Variant {
             promotion_limits,
             description: def.description.clone().unwrap_or_default(),
             start: def.start_fen()?,
-            coords,
+            coords: coords_of(files, ranks),
             has_complex,
             lines,
             name: name.to_owned(),
@@ -206,6 +231,22 @@ impl Variant {
             out.insert(name.clone(), Variant::from_def(&name, &def).map_err(|e| format!("{name}: {e}"))?);
         }
         Ok(out)
+    }
+
+    /// Variants already compiled, as bytes (postcard): what the web app reads its built-in variants
+    /// from (see `core/build.rs`).
+    pub fn to_compiled(variants: &BTreeMap<String, Variant>) -> Vec<u8> {
+        postcard::to_allocvec(variants).expect("variants serialise")
+    }
+
+    /// Reads what `to_compiled` wrote.
+    pub fn from_compiled(bytes: &[u8]) -> Result<BTreeMap<String, Variant>, String> {
+        let mut variants: BTreeMap<String, Variant> = postcard::from_bytes(bytes).map_err(|e| e.to_string())?;
+        for variant in variants.values_mut() {
+            variant.coords = coords_of(variant.files, variant.ranks);
+            variant.lines = [attack_lines(&variant.pieces, 0), attack_lines(&variant.pieces, 1)];
+        }
+        Ok(variants)
     }
 
     pub fn files(&self) -> usize {
@@ -231,8 +272,11 @@ impl Variant {
     pub fn builtin() -> &'static BTreeMap<String, Variant> {
         static BUILTIN: std::sync::OnceLock<BTreeMap<String, Variant>> = std::sync::OnceLock::new();
         BUILTIN.get_or_init(|| {
-            Variant::all_from_json(include_str!("../../data/fairy-variants.json"))
-                .expect("the shipped variants compile")
+            #[cfg(compiled_variants)]
+            let variants = Variant::from_compiled(include_bytes!(env!("TABULA_FAIRY_VARIANTS")));
+            #[cfg(not(compiled_variants))]
+            let variants = Variant::all_from_json(include_str!("../../data/fairy-variants.json"));
+            variants.expect("the shipped variants compile")
         })
     }
 
@@ -606,7 +650,7 @@ impl Position {
             .promotion
             .iter()
             .copied()
-            .filter(|&p| on_board[p as usize] < variant.promotion_limits[p as usize])
+            .filter(|&p| variant.promotion_limits[p as usize].is_none_or(|limit| on_board[p as usize] < limit))
             .collect();
         for from in 0..variant.files * variant.ranks {
             let cell = self.squares[from];

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// A variant as written in the data files. The seed's own names are accepted too: `boardSize` (a
 /// number for a square board, or [files, ranks]), `withCastling`, `promotionCandidates`,
@@ -186,7 +186,7 @@ pub enum MoveSpec {
 }
 
 /// How a move treats the first piece in its way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Hop {
     /// Stops there (captures an enemy).
     None,
@@ -198,7 +198,7 @@ pub enum Hop {
 
 /// `when`: the seed's `moveCount0` (the piece has not moved yet), generalised to `moveCountN` (exactly
 /// N moves made) and `moveCount%M=R` (the count is R modulo M: an imitator cycling through pieces).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Condition {
     Count(u16),
     Cycle { every: u16, at: u16 },
@@ -227,7 +227,7 @@ impl Condition {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Mode {
     Both,
     MoveOnly,
@@ -235,7 +235,7 @@ pub enum Mode {
 }
 
 /// One compiled step: a leap or a ride in a fixed direction (already turned for its colour).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Node {
     pub rider: bool,
     pub hop: Hop,

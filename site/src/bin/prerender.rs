@@ -5,6 +5,7 @@ fn main() {
     let manifest = serde_json::json!({
         "bundles": tabula_site::prerender::bundles(),
         "pages": tabula_site::prerender::pages(),
+        "site_style": tabula_site::prerender::site_style(),
         "styles": tabula_site::prerender::styles().into_iter().collect::<std::collections::BTreeMap<_, _>>(),
         "locales": tabula_site::prerender::locales().into_iter().collect::<std::collections::BTreeMap<_, _>>(),
     });

@@ -133,8 +133,9 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
         selected.set(None);
         choosing.set(Vec::new());
     });
-    // Black sees the board from its side online; one device turns it with the button.
-    let flipped = RwSignal::new(!local && acting.get_untracked() == Some(Seat::Two));
+    // Black sees the board from its side online (once its seat is known); the button turns it.
+    let turned = RwSignal::new(false);
+    let flipped = Signal::derive(move || turned.get() != (!local && acting.get() == Some(Seat::Two)));
     let pieces = Memo::new(move |_| game.with(|g| placement(&g.fen(), files, ranks)));
     let targets = Memo::new(move |_| -> Vec<usize> {
         selected
@@ -298,7 +299,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
                 </div>
             </Show>
             <div class="actions">
-                <button class="button small-button" id="flip" on:click=move |_| flipped.update(|f| *f = !*f)>{tr("chess-flip")}</button>
+                <button class="button small-button" id="flip" on:click=move |_| turned.update(|t| *t = !*t)>{tr("chess-flip")}</button>
             </div>
         })}
     }

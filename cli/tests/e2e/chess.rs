@@ -1,0 +1,194 @@
+//! Fairy chess in the browser: games played by clicks (a promotion through the chooser, castling
+//! by moving the king), locally and online between two browsers with a watcher, every board checked
+//! against the engine's position; the 12 x 12 board on a phone.
+
+use std::collections::BTreeMap;
+
+use fantoccini::Client;
+use serde_json::json;
+use tabula_core::fairy::{Chess, ChessConfig, UciMove};
+use tabula_core::Game;
+
+use crate::browser::{click, js, screenshot, site_dist, wait_for_app, wait_until, Driver};
+use crate::common::Server;
+use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
+
+/// The pieces the page shows, by square name: FEN letters, upper case for White.
+async fn shown(client: &Client) -> BTreeMap<String, char> {
+    let script = "const out = {}; for (const sq of document.querySelectorAll('.chess-board .sq')) { \
+            const piece = sq.querySelector('.piece'); if (!piece) continue; \
+            const letter = piece.textContent.trim(); \
+            out[sq.id.replace('square-', '')] = piece.classList.contains('side-1') ? letter.toUpperCase() : letter.toLowerCase(); } \
+        return out;";
+    let value = js(client, script).await;
+    value
+        .as_object()
+        .expect("an object")
+        .iter()
+        .map(|(square, letter)| (square.clone(), letter.as_str().unwrap().chars().next().unwrap()))
+        .collect()
+}
+
+/// The pieces of a FEN by square name (`e4`, `j10`), read independently of the site's code.
+fn expected(fen: &str) -> BTreeMap<String, char> {
+    let rows: Vec<&str> = fen.split(' ').next().unwrap().split('/').collect();
+    let mut out = BTreeMap::new();
+    for (row, text) in rows.iter().enumerate() {
+        let rank = rows.len() - row;
+        let (mut file, mut digits) = (0u8, 0u8);
+        for c in text.chars() {
+            if let Some(d) = c.to_digit(10) {
+                digits = digits * 10 + d as u8;
+                continue;
+            }
+            file += std::mem::take(&mut digits);
+            out.insert(format!("{}{rank}", (b'a' + file) as char), c);
+            file += 1;
+        }
+    }
+    out
+}
+
+async fn see(client: &Client, game: &Chess, what: &str) {
+    let want = expected(&game.fen());
+    for _ in 0..100 {
+        if shown(client).await == want {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(shown(client).await, want, "{what}");
+}
+
+/// Plays a UCI move with two clicks (and the chooser's button for a promotion), after checking
+/// that the destination lights up once the piece is selected.
+async fn play(client: &Client, uci: &str) {
+    let digits = |s: &str| s.chars().skip(1).take_while(char::is_ascii_digit).count();
+    let from = &uci[..1 + digits(uci)];
+    let rest = &uci[from.len()..];
+    let to = &rest[..1 + digits(rest)];
+    let promotion = &rest[to.len()..];
+    click(client, &format!("#square-{from}")).await;
+    wait_until(
+        client,
+        &format!("return document.getElementById('square-{to}').classList.contains('target')"),
+        5,
+        &format!("{to} lit as a destination of {from}"),
+    )
+    .await;
+    click(client, &format!("#square-{to}")).await;
+    if !promotion.is_empty() {
+        wait_until(client, "return !!document.querySelector('.promotion')", 5, "the promotion chooser").await;
+        click(client, &format!("#promote-{promotion}")).await;
+    }
+}
+
+fn new_game(variant: &str) -> Chess {
+    Chess::new(ChessConfig { variant: variant.into(), ..ChessConfig::default() }).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_game_with_a_promotion_and_castling_shows_the_engines_position() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/chess/local?variant=chess", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    click(&client, "#new-game").await;
+    let mut game = new_game("chess");
+    see(&client, &game, "the start").await;
+    // e2 selected: its two pushes light up, nothing else.
+    click(&client, "#square-e2").await;
+    let targets = js(&client, "return [...document.querySelectorAll('.sq.target')].map(s => s.id).sort()").await;
+    assert_eq!(targets, json!(["square-e3", "square-e4"]));
+    click(&client, "#square-e2").await;
+    // b7xa8=Q through the chooser, then both sides castle short.
+    let moves = "e2e4 d7d5 e4d5 c7c6 d5c6 g8f6 c6b7 c8d7 b7a8q e7e6 g1f3 f8e7 f1c4 e8g8 e1g1";
+    for (index, uci) in moves.split(' ').enumerate() {
+        play(&client, uci).await;
+        game.check(&UciMove(uci.into())).unwrap();
+        game.play_unchecked(&UciMove(uci.into()));
+        see(&client, &game, &format!("after move {index}: {uci}")).await;
+    }
+    // The last move's squares are marked.
+    let last = js(&client, "return [...document.querySelectorAll('.sq.last')].map(s => s.id).sort()").await;
+    assert_eq!(last, json!(["square-e1", "square-g1"]));
+    screenshot(&client, "chess-local").await;
+
+    // A tap that is no move is refused with the engine's reason, and changes nothing.
+    let before = shown(&client).await;
+    click(&client, "#square-a8").await;
+    click(&client, "#square-a1").await;
+    wait_until(
+        &client,
+        "return document.getElementById('notice')?.textContent.includes('not a legal move')",
+        5,
+        "the refusal",
+    )
+    .await;
+    assert_eq!(shown(&client).await, before, "a refused move changes nothing");
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_online_capablanca_game_looks_the_same_to_both_players_and_a_watcher() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let room = create_room(&server, "chess", json!({"variant": "capablanca"})).await;
+    let (white, black, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
+    take_seat(&white, &server, &room, 1).await;
+    take_seat(&black, &server, &room, 2).await;
+    watcher.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&watcher, "return !!document.querySelector('.chess-board')", 10, "the watcher's board").await;
+    let mut game = new_game("capablanca");
+    for client in [&white, &black, &watcher] {
+        see(client, &game, "the start").await;
+    }
+    // Black sees the board from its side: its first rank at the bottom.
+    let corner = js(&black, "return document.querySelector('.chess-board .sq').id").await;
+    assert_eq!(corner, json!("square-j1"), "black's board is turned");
+
+    // Knights, chancellors and bishops out of the way, then both kings castle to the i-file.
+    let moves = "i1j3 i8j6 h1i3 h8i6 h2h3 h7h6 g1h2 g8h7 f1i1 f8i8";
+    for (index, uci) in moves.split(' ').enumerate() {
+        let mover = if index % 2 == 0 { &white } else { &black };
+        wait_until(
+            mover,
+            "return document.getElementById('role')?.textContent === 'Your turn'",
+            10,
+            "the mover's turn",
+        )
+        .await;
+        play(mover, uci).await;
+        game.check(&UciMove(uci.into())).unwrap();
+        game.play_unchecked(&UciMove(uci.into()));
+        for (who, client) in [("white", &white), ("black", &black), ("watcher", &watcher)] {
+            see(client, &game, &format!("{who} after move {index}: {uci}")).await;
+        }
+    }
+    let king = expected(&game.fen());
+    assert_eq!((king.get("i1"), king.get("h1")), (Some(&'K'), Some(&'R')), "white castled");
+    screenshot(&watcher, "chess-online-watcher").await;
+    for client in [white, black, watcher] {
+        client.close().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_twelve_by_twelve_board_fits_a_phone() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/chess/local?variant=big12", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    wait_until(&client, "return !!document.getElementById('square-l12')", 10, "the 12 x 12 board").await;
+    no_horizontal_overflow(&client, "/chess/local?variant=big12").await;
+    let width = js(&client, "return document.getElementById('square-a1').getBoundingClientRect().width").await;
+    let width = width.as_f64().unwrap();
+    assert!(width >= 24.0, "a square is {width} px wide at 375 px");
+    let inside =
+        js(&client, "return document.getElementById('square-l1').getBoundingClientRect().right <= innerWidth").await;
+    assert_eq!(inside, json!(true), "the last file is on screen");
+    screenshot(&client, "chess-phone-big12").await;
+    client.close().await.unwrap();
+}
