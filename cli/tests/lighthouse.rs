@@ -63,7 +63,7 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
     for game in ["popucom", "go", "edges", "chess", "triplex"] {
         pages.push(json!({"name": format!("{game} page"), "url": format!("{base}/{game}")}));
     }
-    for game in ["popucom", "go", "edges"] {
+    for game in ["popucom", "go", "edges", "chess"] {
         pages.push(json!({"name": format!("{game} local game"), "url": format!("{base}/{game}/local")}));
     }
     for game in ["popucom", "go", "edges", "chess"] {
