@@ -259,6 +259,7 @@ chess-empty = empty
 chess-target = a legal move
 chess-board-label = Chess board, { $files } by { $ranks }
 chess-promote = Promote to
+chess-no-promotion = Do not promote
 chess-flip = Flip the board
 chess-in-check = in check
 chess-option-variant = Variant

@@ -259,6 +259,7 @@ chess-empty = 空き
 chess-target = ここへ動ける
 chess-board-label = チェス盤、{ $files } × { $ranks }
 chess-promote = 昇格先
+chess-no-promotion = 昇格しない
 chess-flip = 盤を反転
 chess-in-check = チェック
 chess-option-variant = バリアント

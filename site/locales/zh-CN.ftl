@@ -259,6 +259,7 @@ chess-empty = 空
 chess-target = 可以走到这里
 chess-board-label = 棋盘，{ $files } × { $ranks }
 chess-promote = 升变为
+chess-no-promotion = 不升变
 chess-flip = 翻转棋盘
 chess-in-check = 被将军
 chess-option-variant = 变体

@@ -108,7 +108,8 @@ fn hashed(name: &str, ext: &str, bytes: &[u8]) -> String {
 /// them; rewritten only when they change, since a new file rebuilds the engine.
 fn compiled_variants() -> Result<PathBuf> {
     use tabula_core::fairy::Variant;
-    let path = target_dir().join("fairy-variants.postcard");
+    // Absolute: `include_bytes!` would read a relative path from core's source folder.
+    let path = std::path::absolute(target_dir().join("fairy-variants.postcard"))?;
     let bytes = Variant::to_compiled(Variant::builtin());
     if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
         std::fs::create_dir_all(target_dir())?;
@@ -117,18 +118,22 @@ fn compiled_variants() -> Result<PathBuf> {
     Ok(path)
 }
 
-/// The paths rustc writes into panic locations, made relative: the bundle does not carry the
-/// builder's home directory, is the same whoever builds it, and is smaller.
+/// The caller's rustflags (in cargo's encoding: paths may hold spaces) plus the paths rustc writes
+/// into panic locations made relative: the bundle does not carry the builder's home directory, is
+/// the same whoever builds it, and is smaller.
 fn remapped_rustflags() -> String {
     let cargo_home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
         .unwrap_or_default();
-    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    let mut flags: Vec<String> = match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
+        Ok(encoded) => encoded.split('\x1f').filter(|f| !f.is_empty()).map(str::to_owned).collect(),
+        Err(_) => std::env::var("RUSTFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect(),
+    };
     for (from, to) in [(cargo_home.join("registry/src"), "crates"), (workspace_root(), "tabula")] {
-        flags.push_str(&format!(" --remap-path-prefix={}={to}", from.display()));
+        flags.push(format!("--remap-path-prefix={}={to}", from.display()));
     }
-    flags.trim().to_owned()
+    flags.join("\x1f")
 }
 
 /// Builds one bundle with its features only (the site's default features are everything).
@@ -151,7 +156,8 @@ fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path) -> Result<Bun
     let status = Command::new("cargo")
         .args(&args)
         .env("TABULA_FAIRY_VARIANTS", variants)
-        .env("RUSTFLAGS", remapped_rustflags())
+        .env("CARGO_ENCODED_RUSTFLAGS", remapped_rustflags())
+        .env_remove("RUSTFLAGS")
         .current_dir(workspace_root())
         .status()
         .context("could not start cargo")?;
@@ -367,9 +373,15 @@ pub fn build_site() -> Result<()> {
     let assets = dist.join("assets");
     std::fs::create_dir_all(&assets)?;
     // TABULA_BUNDLES=chess,chess-room builds only those (for measuring one bundle; pages of the
-    // others are then left out).
-    let only = std::env::var("TABULA_BUNDLES").ok().filter(|list| !list.is_empty());
-    let wanted = |name: &str| only.as_ref().is_none_or(|list| list.split(',').any(|n| n == name));
+    // others are then left out, and the room page counts the room bundles built).
+    let only: Option<Vec<String>> = std::env::var("TABULA_BUNDLES")
+        .ok()
+        .filter(|list| !list.trim().is_empty())
+        .map(|list| list.split(',').map(|n| n.trim().to_owned()).collect());
+    if let Some(unknown) = only.iter().flatten().find(|n| !manifest.bundles.iter().any(|b| &b.name == *n)) {
+        bail!("TABULA_BUNDLES: no bundle {unknown:?}");
+    }
+    let wanted = |name: &str| only.as_ref().is_none_or(|list| list.iter().any(|n| n == name));
     let variants = compiled_variants()?;
     let mut bundles = BTreeMap::new();
     for spec in manifest.bundles.iter().filter(|s| wanted(&s.name)) {
@@ -394,7 +406,11 @@ pub fn build_site() -> Result<()> {
     std::fs::copy(statics.join("favicon.svg"), dist.join("favicon.svg"))?;
     let mut report = Vec::new();
     let mut over = Vec::new();
-    for page in manifest.pages.iter().filter(|p| only.is_none() || bundles.contains_key(&p.bundle)) {
+    let shown = |page: &Page| {
+        let rooms_built = bundles.keys().any(|name| name.ends_with("-room"));
+        only.is_none() || bundles.contains_key(&page.bundle) || (page.bundle == "loader" && rooms_built)
+    };
+    for page in manifest.pages.iter().filter(|p| shown(p)) {
         let game_css = page.game.as_ref().and_then(|g| manifest.styles.get(g)).map(String::as_str);
         let html = page_html(page, css.trim(), game_css, &bundles, &locales);
         let file = dist.join(&page.file);

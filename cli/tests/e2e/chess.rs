@@ -144,9 +144,16 @@ async fn an_online_capablanca_game_looks_the_same_to_both_players_and_a_watcher(
     for client in [&white, &black, &watcher] {
         see(client, &game, "the start").await;
     }
-    // Black sees the board from its side: its first rank at the bottom.
-    let corner = js(&black, "return document.querySelector('.chess-board .sq').id").await;
-    assert_eq!(corner, json!("square-j1"), "black's board is turned");
+    // Black sees the board from its side (its first rank at the bottom), once its seat is known.
+    wait_until(
+        &black,
+        "return document.querySelector('.chess-board .sq').id === 'square-j1'",
+        10,
+        "black's board turned",
+    )
+    .await;
+    let corner = js(&white, "return document.querySelector('.chess-board .sq').id").await;
+    assert_eq!(corner, json!("square-a8"), "white's board is not turned");
 
     // Knights, chancellors and bishops out of the way, then both kings castle to the i-file.
     let moves = "i1j3 i8j6 h1i3 h8i6 h2h3 h7h6 g1h2 g8h7 f1i1 f8i8";

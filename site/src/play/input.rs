@@ -18,6 +18,9 @@ pub struct BoardProps<G: Game> {
     pub last: Signal<Option<G::Move>>,
     /// The colour this screen moves for now: `None` while watching or replaying.
     pub acting: Signal<Option<Seat>>,
+    /// The colour this screen plays for online, also while replaying or after the end (a board
+    /// faces it); `None` on one device and while watching.
+    pub own_side: Signal<Option<Seat>>,
     /// A move shown as a ghost until it is confirmed.
     pub ghost: Signal<Option<G::Move>>,
     /// Offers a tapped move; the screen checks it, then plays it, asks to confirm it, or says why not.

@@ -103,6 +103,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         before: before.into(),
         last: last.into(),
         acting,
+        own_side: Signal::stored(None),
         ghost: ghost.into(),
         play,
         act,

@@ -168,6 +168,7 @@ pub fn diagrams<U: GameUi>() -> impl IntoView {
                 before: Signal::stored(count.checked_sub(1).map(|n| history.position(n).clone())),
                 last: Signal::stored(history.moves().last().cloned()),
                 acting: Signal::stored(None),
+                own_side: Signal::stored(None),
                 ghost: Signal::stored(None),
                 play: Callback::new(|_| {}),
                 act: Callback::new(|_| {}),

@@ -530,6 +530,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         before: before.into(),
         last: last.into(),
         acting,
+        own_side: my_colour.into(),
         ghost: ghost.into(),
         play,
         act,

@@ -124,7 +124,7 @@ fn piece_name(i18n: I18n, piece: Piece) -> String {
 #[component]
 pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     let i18n = use_i18n();
-    let BoardProps { game, last, acting, ghost, play, diagram, local, .. } = props;
+    let BoardProps { game, last, acting, own_side, ghost, play, diagram, .. } = props;
     let (files, ranks) = game.with_untracked(|g| (g.variant().files(), g.variant().ranks()));
     let selected = RwSignal::new(None::<usize>);
     let choosing = RwSignal::new(Vec::<UciMove>::new());
@@ -133,9 +133,10 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
         selected.set(None);
         choosing.set(Vec::new());
     });
-    // Black sees the board from its side online (once its seat is known); the button turns it.
+    // Black sees the board from its side online (also replaying, and after the end); the button
+    // turns it.
     let turned = RwSignal::new(false);
-    let flipped = Signal::derive(move || turned.get() != (!local && acting.get() == Some(Seat::Two)));
+    let flipped = Signal::derive(move || turned.get() != (own_side.get() == Some(Seat::Two)));
     let pieces = Memo::new(move |_| game.with(|g| placement(&g.fen(), files, ranks)));
     let targets = Memo::new(move |_| -> Vec<usize> {
         selected
@@ -234,6 +235,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
                         "ArrowDown" => (f, r - turn),
                         "Escape" => {
                             selected.set(None);
+                            choosing.set(Vec::new());
                             return;
                         }
                         _ => return,
@@ -285,15 +287,18 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             <Show when=move || choosing.with(|c| !c.is_empty())>
                 <div class="promotion actions" role="group" aria-label=tr("chess-promote")>
                     {move || choosing.get().into_iter().map(|mv| {
-                        let letter = parse_uci(files, &mv.0).and_then(|(_, _, p)| p).unwrap_or('?');
+                        // Where promotion is optional (grand's last three ranks), staying is a choice too.
+                        let letter = parse_uci(files, &mv.0).and_then(|(_, _, p)| p);
+                        let id = letter.map_or("promote-none".to_owned(), |l| format!("promote-{}", l.to_ascii_lowercase()));
+                        let label = move || letter.map_or_else(|| i18n.t("chess-no-promotion"), |l| l.to_string());
                         let chosen = mv.clone();
                         view! {
-                            <button class="button" id=format!("promote-{}", letter.to_ascii_lowercase())
+                            <button class="button" id=id
                                 on:click=move |_| {
                                     choosing.set(Vec::new());
                                     selected.set(None);
                                     play.run(chosen.clone());
-                                }>{letter.to_string()}</button>
+                                }>{label}</button>
                         }
                     }).collect_view()}
                 </div>
@@ -345,5 +350,10 @@ mod tests {
         let mut names: Vec<String> = moves.into_iter().map(|m| m.0).collect();
         names.sort();
         assert_eq!(names, ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]);
+        // Grand: promotion is optional on the ninth rank, so staying a pawn is one of the choices.
+        let grand = game("grand", Some("k9/10/P9/10/10/10/10/10/10/9K w - - 0 1"));
+        let Tap::Choose(moves) = tap(&grand, white, Some(70), 80) else { panic!("a choice") };
+        assert!(moves.contains(&UciMove("a8a9".into())), "{moves:?}");
+        assert!(moves.len() > 1, "{moves:?}");
     }
 }
