@@ -89,6 +89,23 @@ pub async fn wait_until(client: &Client, script: &str, seconds: u64, what: &str)
     }
 }
 
+/// Waits (10 s at most) until `read` gives `want`, then asserts it: what a page shows settles after
+/// polls and animations.
+pub async fn settles_to<T, F, Fut>(read: F, want: &T, what: &str)
+where
+    T: PartialEq + std::fmt::Debug,
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = T>,
+{
+    for _ in 0..100 {
+        if read().await == *want {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(read().await, *want, "{what}");
+}
+
 /// Waits until the app has replaced the pre-rendered page (it marks `<html data-app="live">`).
 pub async fn wait_for_app(client: &Client) {
     wait_until(client, "return document.documentElement.dataset.app === 'live'", 15, "the app to start").await;

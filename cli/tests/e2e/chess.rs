@@ -9,7 +9,7 @@ use serde_json::json;
 use tabula_core::fairy::{Chess, ChessConfig, UciMove};
 use tabula_core::Game;
 
-use crate::browser::{click, js, screenshot, site_dist, wait_for_app, wait_until, Driver};
+use crate::browser::{click, js, screenshot, settles_to, site_dist, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
 
@@ -51,13 +51,7 @@ fn expected(fen: &str) -> BTreeMap<String, char> {
 
 async fn see(client: &Client, game: &Chess, what: &str) {
     let want = expected(&game.fen());
-    for _ in 0..100 {
-        if shown(client).await == want {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(shown(client).await, want, "{what}");
+    settles_to(|| shown(client), &want, what).await;
 }
 
 /// Plays a UCI move with two clicks (and the chooser's button for a promotion), after checking

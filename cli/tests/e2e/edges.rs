@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use fantoccini::Client;
 use serde_json::{json, Value};
 
-use crate::browser::{cdp, click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::browser::{cdp, click, js, screenshot, settles_to, site_dist, text, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
 
@@ -48,13 +48,7 @@ fn expected(step: &Value) -> Value {
 
 async fn see(client: &Client, step: &Value, what: &str) {
     let want = expected(step);
-    for _ in 0..100 {
-        if shown(client).await == want {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(shown(client).await, want, "{what}");
+    settles_to(|| shown(client), &want, what).await;
 }
 
 /// Plays one reference action with clicks: an edge to place, or one of yours then where it goes.

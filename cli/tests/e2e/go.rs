@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tabula_core::go::{Go, GoMove, Vertex, BLACK, EMPTY, WHITE};
 use tabula_core::{Game, Seat};
 
-use crate::browser::{click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::browser::{click, js, screenshot, settles_to, site_dist, text, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
 
@@ -80,13 +80,7 @@ async fn stones(client: &Client) -> u64 {
 
 async fn see(client: &Client, game: &Go, what: &str) {
     let want = expected(game);
-    for _ in 0..100 {
-        if shown(client).await == want {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(shown(client).await, want, "{what}");
+    settles_to(|| shown(client), &want, what).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

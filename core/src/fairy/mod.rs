@@ -178,7 +178,6 @@ impl Variant {
             return Err("at most 63 piece types".into());
         }
         let has_complex = pieces.iter().any(|p| !p.simple);
-        let lines = [attack_lines(&pieces, 0), attack_lines(&pieces, 1)];
         let white_steps = def
             .double_step_ranks_white_0based
             .clone()
@@ -200,7 +199,7 @@ impl Variant {
         if kings.iter().chain(&rooks).any(|&f| f >= files) {
             return Err(format!("castling files {kings:?} and {rooks:?} must be on the board's {files} files"));
         }
-        Ok(Variant {
+        let mut variant = Variant {
             castling_files: [[kings[0], rooks[0]], [kings[1], rooks[1]]],
             fairy_stockfish: def.fairy_stockfish.clone(),
             stalemate_loses: def.stalemate_loses,
@@ -210,16 +209,18 @@ impl Variant {
             promotion_limits,
             description: def.description.clone().unwrap_or_default(),
             start: def.start_fen()?,
-            coords: coords_of(files, ranks),
+            coords: no_coords(),
             has_complex,
-            lines,
+            lines: Default::default(),
             name: name.to_owned(),
             files,
             ranks,
             castling: def.castling,
             promotion,
             pieces,
-        })
+        };
+        variant.derive_tables();
+        Ok(variant)
     }
 
     /// Reads a JSON object of variants (`{"chess": {...}, ...}`).
@@ -242,11 +243,14 @@ impl Variant {
     /// Reads what `to_compiled` wrote.
     pub fn from_compiled(bytes: &[u8]) -> Result<BTreeMap<String, Variant>, String> {
         let mut variants: BTreeMap<String, Variant> = postcard::from_bytes(bytes).map_err(|e| e.to_string())?;
-        for variant in variants.values_mut() {
-            variant.coords = coords_of(variant.files, variant.ranks);
-            variant.lines = [attack_lines(&variant.pieces, 0), attack_lines(&variant.pieces, 1)];
-        }
+        variants.values_mut().for_each(Variant::derive_tables);
         Ok(variants)
+    }
+
+    /// The tables that follow from the rest (not written when compiled): attack lines, square coordinates.
+    fn derive_tables(&mut self) {
+        self.lines = [attack_lines(&self.pieces, 0), attack_lines(&self.pieces, 1)];
+        self.coords = coords_of(self.files, self.ranks);
     }
 
     pub fn files(&self) -> usize {

@@ -93,6 +93,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_variant_option_lists_every_built_in_variant() {
+        let crate::games::OptionKind::Choice(choices) = Slug::Chess.options()[0].kind else { panic!("a choice") };
+        let listed: std::collections::BTreeSet<&str> = choices.iter().map(|c| c.value).collect();
+        let built_in = tabula_core::fairy::Variant::builtin().keys().map(String::as_str).collect();
+        assert_eq!(listed, built_in);
+    }
+
+    #[test]
     fn moves_are_typed_in_uci() {
         let game = Chess::new(ChessConfig::default()).unwrap();
         assert_eq!(ChessUi::parse(&game, " E2E4 ", None), Some(UciMove("e2e4".into())));
