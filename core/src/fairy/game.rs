@@ -94,6 +94,27 @@ impl Chess {
         self.position.fen(self.variant)
     }
 
+    /// A legal move in SAN (`Nf3`, `O-O`, `e8=Q#`); None for a move that is not legal here.
+    pub fn san(&self, mv: &UciMove) -> Option<String> {
+        let index = self.legal.binary_search_by(|(uci, _)| uci.as_str().cmp(&mv.0)).ok()?;
+        let moves: Vec<super::Move> = self.legal.iter().map(|(_, m)| *m).collect();
+        Some(self.position.san(self.variant, self.legal[index].1, &moves))
+    }
+
+    /// The legal move a player typed, in UCI or SAN (`g1f3`, `Nf3`, `0-0`, `e8=Q+`).
+    pub fn read_move(&self, text: &str) -> Option<UciMove> {
+        let uci = text.trim().to_ascii_lowercase();
+        if self.legal.binary_search_by(|(legal, _)| legal.as_str().cmp(&uci)).is_ok() {
+            return Some(UciMove(uci));
+        }
+        let typed = super::san::plain(text);
+        let moves: Vec<super::Move> = self.legal.iter().map(|(_, m)| *m).collect();
+        self.legal
+            .iter()
+            .find(|(_, mv)| self.position.san_unmarked(self.variant, *mv, &moves).replace('=', "") == typed)
+            .map(|(uci, _)| UciMove(uci.clone()))
+    }
+
     fn side(&self) -> Seat {
         if self.position.side_to_move() == 0 {
             Seat::One

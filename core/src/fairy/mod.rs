@@ -7,6 +7,8 @@ mod differential;
 mod draws;
 mod game;
 mod model;
+pub mod pgn;
+mod san;
 
 use std::collections::BTreeMap;
 
