@@ -46,14 +46,16 @@ fn shown_here(id: &str) -> bool {
     let game_page = ["-rules-", "-diagram-", "-option-", "-about"].iter().any(|part| id.contains(part))
         || id.starts_with("go-handicap-")
         || ["go-ko-psk", "go-ko-simple"].contains(&id);
-    if game_page && !feature("LOCAL_SCREEN") && !feature("HOME_PAGES") {
+    // Reading a PGN or FEN makes a local game: rooms only write PGN.
+    let local_only = id.starts_with("pgn-") && id != "pgn-download";
+    if (game_page || local_only) && !feature("LOCAL_SCREEN") && !feature("HOME_PAGES") {
         return false;
     }
     match id.split('-').next() {
         Some("popucom") => feature("POPUCOM"),
         Some("go" | "sgf") => feature("GO"),
         Some("edges") => feature("EDGES"),
-        Some("chess") => feature("CHESS"),
+        Some("chess" | "pgn") => feature("CHESS"),
         Some("triplex") => feature("HOME_PAGES"),
         _ => true,
     }

@@ -306,7 +306,39 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             <div class="actions">
                 <button class="button small-button" id="flip" on:click=move |_| turned.update(|t| *t = !*t)>{tr("chess-flip")}</button>
             </div>
+            <FenField game=game />
         })}
+    }
+}
+
+/// The shown position's FEN (the step being replayed, too), to read, select or copy.
+#[component]
+fn FenField(game: Signal<Chess>) -> impl IntoView {
+    let i18n = use_i18n();
+    let copied = RwSignal::new(false);
+    Effect::new(move |_| {
+        game.track();
+        copied.set(false);
+    });
+    let copy = move |_| {
+        if let Some(window) = browser::window() {
+            let _ = window.navigator().clipboard().write_text(&game.with_untracked(|g| g.fen()));
+            copied.set(true);
+        }
+    };
+    let select = |event: leptos::ev::FocusEvent| {
+        use wasm_bindgen::JsCast;
+        if let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+            input.select();
+        }
+    };
+    view! {
+        <div class="fen-row">
+            <label for="fen">"FEN"</label>
+            <input id="fen" readonly spellcheck="false" prop:value=move || game.with(|g| g.fen()) on:focus=select />
+            <button class="button small-button" id="copy-fen" on:click=copy>{tr("chess-copy-fen")}</button>
+            <span id="fen-notice" role="status">{move || copied.get().then(|| i18n.t("chess-fen-copied"))}</span>
+        </div>
     }
 }
 

@@ -1,8 +1,9 @@
 //! Fairy chess on the shared game screen: any built-in variant on boards up to 12 x 12, with
-//! click-click input, promotion choice, flip, check and the last move. Moves are written in UCI as
-//! Fairy-Stockfish writes them, and typed the same way.
+//! click-click input, promotion choice, flip, check and the last move. Moves are written in SAN
+//! and typed in SAN or UCI; records go out as PGN and come in as PGN or FEN.
 
 mod board;
+mod records;
 
 use leptos::prelude::*;
 use tabula_core::fairy::{Chess, UciMove};
@@ -11,7 +12,7 @@ use tabula_core::{Game, Seat};
 use crate::browser;
 use crate::games::Slug;
 use crate::i18n::I18n;
-use crate::play::{BoardProps, Canvas, GameUi};
+use crate::play::{BoardProps, Canvas, GameUi, Record};
 
 #[derive(Clone, Copy)]
 pub struct ChessUi;
@@ -51,14 +52,19 @@ impl GameUi for ChessUi {
         i18n.t(&id)
     }
 
-    fn notation(_before: &Chess, mv: &UciMove) -> String {
-        mv.0.clone()
+    fn notation(before: &Chess, mv: &UciMove) -> String {
+        before.san(mv).unwrap_or_else(|| mv.0.clone())
     }
 
-    /// A move in UCI (`e2e4`, `a7a8q`), any case.
-    fn parse(_game: &Chess, text: &str, _acting: Option<Seat>) -> Option<UciMove> {
-        let text = text.trim().to_ascii_lowercase();
-        (!text.is_empty()).then_some(UciMove(text))
+    /// A move in SAN (`Nf3`, `O-O`, `e8=Q`) or UCI (`g1f3`); text that is neither is offered as
+    /// typed, so the screen says why it is refused.
+    fn parse(game: &Chess, text: &str, _acting: Option<Seat>) -> Option<UciMove> {
+        let typed = text.trim();
+        game.read_move(typed).or_else(|| (!typed.is_empty()).then(|| UciMove(typed.to_ascii_lowercase())))
+    }
+
+    fn records(record: Record<Chess>) -> AnyView {
+        view! { <records::PgnButtons record=record /> }.into_any()
     }
 
     fn draw(canvas: &Canvas, game: &Chess) {
@@ -101,10 +107,12 @@ mod tests {
     }
 
     #[test]
-    fn moves_are_typed_in_uci() {
+    fn moves_are_typed_in_san_or_uci_and_written_in_san() {
         let game = Chess::new(ChessConfig::default()).unwrap();
         assert_eq!(ChessUi::parse(&game, " E2E4 ", None), Some(UciMove("e2e4".into())));
+        assert_eq!(ChessUi::parse(&game, "Nf3", None), Some(UciMove("g1f3".into())));
+        assert_eq!(ChessUi::parse(&game, "Ke2", None), Some(UciMove("ke2".into())), "offered, to be refused");
         assert_eq!(ChessUi::parse(&game, "", None), None);
-        assert_eq!(ChessUi::notation(&game, &UciMove("g1f3".into())), "g1f3");
+        assert_eq!(ChessUi::notation(&game, &UciMove("g1f3".into())), "Nf3");
     }
 }

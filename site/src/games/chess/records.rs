@@ -1,0 +1,172 @@
+//! Records in the chess screen: "Download PGN" for any game (local or a room), and in a local game
+//! "Open PGN" and a box to paste a FEN or a PGN into. The format is `tabula_core::fairy::pgn`; this
+//! turns its refusals into the reader's words.
+
+use leptos::prelude::*;
+use tabula_core::fairy::pgn::{result_text, PgnError, Record as Pgn};
+use tabula_core::fairy::Chess;
+use tabula_core::{Game, Seat};
+
+use crate::browser;
+use crate::i18n::{tr, use_i18n, Arg, I18n};
+use crate::play::{History, Record};
+
+/// The game as PGN, with the players' names and the result (a game still going is `*`).
+pub fn export(history: &History<Chess>, names: &[Option<String>; 2], result: Option<&(u8, String)>) -> String {
+    let record = Pgn {
+        config: history.position(0).config().clone(),
+        moves: history.moves().to_vec(),
+        white: names[0].clone(),
+        black: names[1].clone(),
+        result: result.map_or("*", |(winner, _)| result_text(Seat::from_number(*winner))).to_owned(),
+    };
+    // A history replays by construction; the fallback never shows.
+    record.to_pgn().unwrap_or_default()
+}
+
+/// Why a pasted or opened record cannot be played.
+#[cfg(feature = "local-screen")]
+#[derive(Debug, PartialEq)]
+enum Refusal {
+    Pgn(PgnError),
+    Empty,
+}
+
+/// A local game from a FEN (in the variant being played) or a PGN file's first game.
+#[cfg(feature = "local-screen")]
+fn import(text: &str, variant: &str) -> Result<History<Chess>, Refusal> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Refusal::Empty);
+    }
+    // A FEN is one line whose first field is the placement (ranks separated by slashes).
+    let fen_like = !text.contains('\n') && text.split_whitespace().next().is_some_and(|f| f.matches('/').count() >= 2);
+    let record = if fen_like && !text.starts_with('[') {
+        let config = tabula_core::fairy::ChessConfig { variant: variant.to_owned(), fen: Some(text.to_owned()), chess960: false };
+        Pgn { config, moves: Vec::new(), white: None, black: None, result: "*".into() }
+    } else {
+        Pgn::from_pgn(text).map_err(Refusal::Pgn)?
+    };
+    let config = serde_json::to_value(&record.config).unwrap_or_default();
+    History::replay(config, &record.moves).map_err(|e| Refusal::Pgn(PgnError::Config(e)))
+}
+
+#[cfg(feature = "local-screen")]
+fn refusal(i18n: I18n, error: &Refusal) -> String {
+    let (id, args): (&str, Vec<(&str, Arg)>) = match error {
+        Refusal::Empty => ("pgn-empty", Vec::new()),
+        Refusal::Pgn(PgnError::Malformed(what)) => ("pgn-malformed", vec![("detail", what.as_str().into())]),
+        Refusal::Pgn(PgnError::Variant(name)) => ("pgn-variant", vec![("variant", name.as_str().into())]),
+        Refusal::Pgn(PgnError::Config(reason)) => ("pgn-options", vec![("reason", reason.as_str().into())]),
+        Refusal::Pgn(PgnError::Illegal { number, text }) => {
+            ("pgn-illegal", vec![("number", (*number).into()), ("move", text.as_str().into())])
+        }
+    };
+    i18n.t_with(id, &args)
+}
+
+/// "Download PGN"; in a local game also "Open PGN" and the paste box.
+#[component]
+pub fn PgnButtons(record: Record<Chess>) -> impl IntoView {
+    let download = move |_| {
+        let text = record
+            .history
+            .with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
+        browser::download("tabula-chess.pgn", "application/x-chess-pgn", &text);
+    };
+    // Loading makes a local game: rooms' bundles leave the PGN reader out.
+    #[cfg(not(feature = "local-screen"))]
+    let load: Option<()> = None;
+    #[cfg(feature = "local-screen")]
+    let load = record.load.map(|load| view! { <Loaders record=record load=load /> });
+    view! {
+        <button class="button" id="download-pgn" on:click=download>{tr("pgn-download")}</button>
+        {load}
+    }
+}
+
+#[cfg(feature = "local-screen")]
+#[component]
+fn Loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoView {
+    use leptos::task::spawn_local;
+    use wasm_bindgen::JsCast;
+
+    let i18n = use_i18n();
+    let take = move |text: String| {
+        let variant = record.history.with_untracked(|h| h.position(0).config().variant.clone());
+        match import(&text, &variant) {
+            Ok(history) => {
+                let moves = history.len();
+                load.run(history);
+                record.notice.run(i18n.t_with("pgn-loaded", &[("count", moves.into())]));
+            }
+            Err(error) => record.notice.run(refusal(i18n, &error)),
+        }
+    };
+    let on_file = move |event: leptos::ev::Event| {
+        let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+        input.set_value("");
+        spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+            take(text.unwrap_or_default());
+        });
+    };
+    let pasted = RwSignal::new(String::new());
+    view! {
+        <label class="button file-button">
+            {tr("pgn-open")}
+            <input type="file" id="open-pgn" class="visually-hidden" accept=".pgn,application/x-chess-pgn" on:change=on_file />
+        </label>
+        <form class="paste-record" on:submit=move |event: leptos::ev::SubmitEvent| {
+            event.prevent_default();
+            take(pasted.get_untracked());
+        }>
+            <label for="paste-record">{tr("pgn-paste-label")}</label>
+            <textarea id="paste-record" rows="2" spellcheck="false" bind:value=pasted></textarea>
+            <button class="button" id="load-pasted" type="submit">{tr("pgn-paste-load")}</button>
+        </form>
+    }
+}
+
+#[cfg(all(test, feature = "local-screen"))]
+mod tests {
+    use serde_json::json;
+    use tabula_core::fairy::UciMove;
+
+    use super::*;
+    use crate::i18n::Lang;
+
+    fn moves(list: &str) -> Vec<UciMove> {
+        list.split(' ').map(|m| UciMove(m.into())).collect()
+    }
+
+    #[test]
+    fn a_game_exports_to_pgn_and_imports_to_the_same_history() {
+        let history = History::<Chess>::replay(json!({"variant": "capablanca"}), &moves("e2e4 e7e5 c1d3")).unwrap();
+        let text = export(&history, &[Some("Ann".into()), None], Some(&(2, "resign".into())));
+        assert!(text.contains("[White \"Ann\"]") && text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("1. e4 e5 2. Ad3 0-1"), "{text}");
+        let back = import(&text, "chess").unwrap();
+        assert_eq!(back.moves(), history.moves());
+        assert_eq!(back.current().fen(), history.current().fen());
+    }
+
+    #[test]
+    fn a_fen_starts_a_game_in_the_variant_being_played() {
+        let fen = "4k4r/10/10/10/10/10/10/4K5 w - - 0 1";
+        let loaded = import(&format!(" {fen}\n"), "capablanca").unwrap();
+        assert_eq!((loaded.len(), loaded.current().fen()), (0, fen.to_owned()));
+    }
+
+    #[test]
+    fn refusals_read_as_sentences() {
+        let i18n = I18n { lang: leptos::prelude::RwSignal::new(Lang::En) };
+        let say = |text: &str| refusal(i18n, &import(text, "chess").unwrap_err());
+        assert_eq!(say("1. e4 e5 2. Ke3"), "Move 3 (Ke3) is illegal here.");
+        assert_eq!(say("[Variant \"xiangqi\"] 1. e4"), "We do not have the variant xiangqi.");
+        assert_eq!(say("  "), "There is nothing to load.");
+        assert!(say("8/8/8 w - - 0 1").starts_with("These game settings cannot be played: "), "{}", say("8/8/8 w"));
+        assert_eq!(say("1. e4 {unclosed"), "This is not a PGN game record (an unclosed comment).");
+    }
+}
