@@ -47,9 +47,26 @@ fn shown_here(id: &str) -> bool {
         || id.starts_with("go-handicap-")
         || ["go-ko-psk", "go-ko-simple"].contains(&id);
     // Reading a PGN or FEN makes a local game: rooms only write PGN.
-    let local_only = id.starts_with("pgn-") && id != "pgn-download";
+    let local_only = (id.starts_with("pgn-") && id != "pgn-download") || id == "chess-copy-fen";
     if (game_page || local_only) && !feature("LOCAL_SCREEN") && !feature("HOME_PAGES") {
         return false;
+    }
+    // The home and game pages' own words, which a room's bundle never shows.
+    let page_only = ["tagline", "home-title", "coming-soon", "coming-soon-long", "pick-game", "continue-local"]
+        .into_iter()
+        .chain(["continue-title", "play-local", "create-room", "join-room", "join-title"])
+        .any(|page| page == id);
+    if page_only && !feature("LOCAL_SCREEN") && !feature("HOME_PAGES") {
+        return false;
+    }
+    // Refusals and labels named without their game's prefix, shown only by the games that use them.
+    let go_refusals = ["ko", "superko", "suicide", "no_colour", "no_stone", "not_scoring", "scoring"];
+    match id.strip_prefix("illegal-") {
+        Some(code) if go_refusals.contains(&code) => return feature("GO"),
+        Some("opponent_territory") => return feature("POPUCOM"),
+        Some("occupied" | "off_board") => return feature("POPUCOM") || feature("GO") || feature("EDGES"),
+        _ if id.starts_with("cell-") => return feature("POPUCOM"),
+        _ => {}
     }
     match id.split('-').next() {
         Some("popucom") => feature("POPUCOM"),

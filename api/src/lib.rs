@@ -8,6 +8,7 @@ pub mod config;
 pub mod error;
 pub mod function;
 pub mod ratelimit;
+mod records;
 pub mod room;
 mod routes;
 pub mod store;

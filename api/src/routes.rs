@@ -115,6 +115,8 @@ pub fn router(state: AppState) -> Router {
 #[serde(rename_all = "camelCase")]
 struct RoomQuery {
     room_id: Option<String>,
+    /// `pgn`: the game as a record file instead of the room's JSON.
+    format: Option<String>,
 }
 
 async fn fetch(store: &dyn Store, id: &RoomId) -> Result<Room, ApiError> {
@@ -150,6 +152,9 @@ async fn get_room(
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let id = RoomId::parse(query.room_id.as_deref().ok_or_else(|| ApiError::BadRequest("roomId is required".into()))?)?;
     let mut room = fetch(app.store.as_ref(), &id).await?;
+    if let Some(format) = query.format.as_deref() {
+        return crate::records::export(&app.open(room)?, format);
+    }
     let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
     if let Some(seat) = token.and_then(|token| room.seat_for_token(token)) {
         app.saw(&mut room, seat).await;

@@ -62,8 +62,10 @@ fn a_published_game_reads_to_its_final_position_and_writes_back_the_same_moves()
     let written = record.to_pgn().unwrap();
     let movetext = |pgn: &str| -> Vec<String> {
         let body = pgn.split("\n\n").nth(1).unwrap();
-        let without_comments: String = body.split('{').map(|part| part.split_once('}').map_or(part, |(_, rest)| rest)).collect();
-        let without_variation: String = without_comments.split('(').map(|p| p.split_once(')').map_or(p, |(_, r)| r)).collect();
+        let without_comments: String =
+            body.split('{').map(|part| part.split_once('}').map_or(part, |(_, rest)| rest)).collect();
+        let without_variation: String =
+            without_comments.split('(').map(|p| p.split_once(')').map_or(p, |(_, r)| r)).collect();
         without_variation.split_whitespace().map(str::to_owned).collect()
     };
     assert_eq!(movetext(&written), movetext(OPERA_GAME), "{written}");
@@ -109,7 +111,13 @@ fn random_games_of_every_variant_read_back_from_pgn_to_the_same_position() {
                     game.play(&mv).unwrap();
                     moves.push(mv);
                 }
-                let record = Record { config: start.clone(), moves, white: None, black: Some("B \"quoted\"".into()), result: "*".into() };
+                let record = Record {
+                    config: start.clone(),
+                    moves,
+                    white: None,
+                    black: Some("B \"quoted\"".into()),
+                    result: "*".into(),
+                };
                 let pgn = record.to_pgn().unwrap();
                 let back = Record::from_pgn(&pgn).unwrap_or_else(|e| panic!("{name}: {e}\n{pgn}"));
                 assert_eq!(back.moves, record.moves, "{name}\n{pgn}");

@@ -281,5 +281,4 @@ chess-reason-insufficient_material = neither side can mate
 chess-reason-bare_king = the other king is bare
 chess-type-hint = Type a move like Nf3, O-O or e8=Q, or in UCI like g1f3.
 chess-copy-fen = Copy FEN
-chess-fen-copied = FEN copied.
 chess-illegal-illegal = That is not a legal move here.

@@ -281,5 +281,4 @@ chess-reason-insufficient_material = 双方ともメイトできない
 chess-reason-bare_king = 相手の王が裸
 chess-type-hint = Nf3・O-O・e8=Q のように、または g1f3 のように UCI で入力。
 chess-copy-fen = FEN をコピー
-chess-fen-copied = FEN をコピーしました。
 chess-illegal-illegal = その手は指せません。

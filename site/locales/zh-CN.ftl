@@ -281,5 +281,4 @@ chess-reason-insufficient_material = 双方都无法将死
 chess-reason-bare_king = 对方只剩王
 chess-type-hint = 输入着法，如 Nf3、O-O、e8=Q，或用 UCI，如 g1f3。
 chess-copy-fen = 复制 FEN
-chess-fen-copied = 已复制 FEN。
 chess-illegal-illegal = 这步棋不合规则。

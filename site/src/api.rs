@@ -75,6 +75,11 @@ pub enum Fetched {
 
 const URL: &str = "/api/game";
 
+/// Where the server writes a room's game as a record file (`pgn` for chess).
+pub fn record_url(room: &str, format: &str) -> String {
+    format!("{URL}?roomId={room}&format={format}")
+}
+
 /// A request gives up after this long (a phone switching networks can leave one hanging forever).
 const TIMEOUT_MS: u32 = 8_000;
 

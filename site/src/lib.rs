@@ -46,8 +46,9 @@ pub fn bundle_game() -> Option<games::Slug> {
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
     use leptos::prelude::*;
-    // A panic ends in a WebAssembly trap; the page's start script shows the crash notice.
-    console_error_panic_hook::set_once();
+    // A panic ends in a WebAssembly trap; the page's start script shows the crash notice, and the
+    // console says what went wrong and where.
+    std::panic::set_hook(Box::new(|info| web_sys::console::error_1(&info.to_string().into())));
     // The pre-rendered page is replaced by the live one, laid out the same.
     if let Some(body) = browser::document().and_then(|d| d.body()) {
         body.set_inner_html("");

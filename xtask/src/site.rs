@@ -110,7 +110,10 @@ fn compiled_variants() -> Result<PathBuf> {
     use tabula_core::fairy::Variant;
     // Absolute: `include_bytes!` would read a relative path from core's source folder.
     let path = std::path::absolute(target_dir().join("fairy-variants.postcard"))?;
-    let bytes = Variant::to_compiled(Variant::builtin());
+    // Without descriptions: the site shows none (its words come from its locale files).
+    let mut variants = Variant::builtin().clone();
+    variants.values_mut().for_each(|v| v.description.clear());
+    let bytes = Variant::to_compiled(&variants);
     if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
         std::fs::create_dir_all(target_dir())?;
         std::fs::write(&path, &bytes)?;

@@ -2,6 +2,7 @@
 //! phase, where a player may only act for their own colour.
 
 use serde_json::{json, Value};
+use tabula_core::fairy::pgn::Record;
 use tabula_core::GameKind;
 
 use crate::client::{room_id, Backend, TestApi};
@@ -87,6 +88,31 @@ pub async fn chess_rooms_play_variants_to_mate(backend: Backend) {
     }
     assert_eq!(view["state"]["result"], json!({"winner": 2, "reason": "checkmate"}));
     assert_eq!(view["moves"], json!(["f2f3", "e7e5", "g2g4", "d8h4"]));
+
+    // The game as PGN, as the room page's "Download PGN" link fetches it.
+    let pgn = pgn_of(&api, &room).await;
+    assert_eq!(pgn.status, 200, "{}", pgn.raw);
+    assert_eq!(pgn.headers["content-type"], "application/x-chess-pgn; charset=utf-8");
+    assert_eq!(pgn.headers["content-disposition"], format!("attachment; filename=\"tabula-{room}.pgn\""));
+    let record = Record::from_pgn(&pgn.raw).unwrap_or_else(|e| panic!("{e}: {}", pgn.raw));
+    let moves: Vec<&str> = record.moves.iter().map(|m| m.0.as_str()).collect();
+    assert_eq!((moves, record.result.as_str()), (vec!["f2f3", "e7e5", "g2g4", "d8h4"], "0-1"));
+    assert!(pgn.raw.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{}", pgn.raw);
+    // Mid-game the result is open; other formats and other games are refused.
+    let fresh = room_id();
+    api.seated_room_of(&fresh, json!({"game": "chess", "config": {"variant": "capablanca"}})).await;
+    let open = pgn_of(&api, &fresh).await;
+    assert!(open.raw.contains("[Variant \"capablanca\"]") && open.raw.contains("[Result \"*\"]"), "{}", open.raw);
+    let sgf = api.send(api.http.get(api.url()).query(&[("roomId", fresh.as_str()), ("format", "sgf")])).await;
+    assert_eq!((sgf.status.as_u16(), sgf.body["error"]["code"].as_str()), (400, Some("bad_request")), "{}", sgf.raw);
+    let go = room_id();
+    api.seated_room_of(&go, json!({"game": "go", "config": {"size": 9}})).await;
+    let not_chess = pgn_of(&api, &go).await;
+    assert_eq!((not_chess.status.as_u16(), not_chess.body["error"]["code"].as_str()), (400, Some("bad_request")));
+}
+
+async fn pgn_of(api: &TestApi, room: &str) -> crate::client::Reply {
+    api.send(api.http.get(api.url()).query(&[("roomId", room), ("format", "pgn")])).await
 }
 
 both_stores!(go_rooms_score_only_with_both_players_agreeing, chess_rooms_play_variants_to_mate);

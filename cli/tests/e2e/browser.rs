@@ -174,3 +174,29 @@ impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
 pub async fn cdp(client: &Client, cmd: &'static str, params: Value) {
     client.issue_cmd(Cdp { cmd, params }).await.unwrap_or_else(|e| panic!("{cmd}: {e}"));
 }
+
+/// Types `text` into the board's move field and plays it.
+pub async fn type_move(client: &Client, text: &str) {
+    let script = format!(
+        "const i = document.getElementById('type-move'); i.value = {text:?}; i.dispatchEvent(new Event('input', {{bubbles: true}})); return i.value"
+    );
+    assert_eq!(js(client, &script).await, Value::from(text));
+    click(client, "#type-move-play").await;
+}
+
+/// Catches what the page offers as a download: `window.__downloads` collects `[file name, text]`.
+pub async fn capture_downloads(client: &Client) {
+    js(client, "window.__downloads = []; URL.revokeObjectURL = () => {}; \
+        HTMLAnchorElement.prototype.click = function () { \
+            fetch(this.href).then(r => r.text()).then(t => window.__downloads.push([this.download, t])); }; return true").await;
+}
+
+/// Hands a file to the page's file input `input` as if the player had picked it.
+pub async fn open_file(client: &Client, input: &str, name: &str, content: &str) {
+    let script = format!(
+        "const input = document.getElementById({input:?}); const files = new DataTransfer(); \
+         files.items.add(new File([{content:?}], {name:?})); input.files = files.files; \
+         input.dispatchEvent(new Event('change', {{ bubbles: true }})); return true"
+    );
+    js(client, &script).await;
+}

@@ -6,10 +6,14 @@ use std::collections::BTreeMap;
 
 use fantoccini::Client;
 use serde_json::json;
+use tabula_core::fairy::pgn::Record;
 use tabula_core::fairy::{Chess, ChessConfig, UciMove};
 use tabula_core::Game;
 
-use crate::browser::{click, js, screenshot, settles_to, site_dist, wait_for_app, wait_until, Driver};
+use crate::browser::{
+    capture_downloads, click, js, open_file, screenshot, settles_to, site_dist, type_move, wait_for_app, wait_until,
+    Driver,
+};
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
 
@@ -173,6 +177,105 @@ async fn an_online_capablanca_game_looks_the_same_to_both_players_and_a_watcher(
     for client in [white, black, watcher] {
         client.close().await.unwrap();
     }
+}
+
+/// The move list's entries.
+async fn move_list(client: &Client) -> Vec<String> {
+    let texts = js(client, "return [...document.querySelectorAll('.moves li')].map(li => li.textContent.trim())").await;
+    serde_json::from_value(texts).unwrap()
+}
+
+async fn fen_shown(client: &Client) -> String {
+    js(client, "return document.getElementById('fen').value").await.as_str().unwrap().to_owned()
+}
+
+/// Puts `text` in the paste box and loads it.
+async fn paste(client: &Client, text: &str) {
+    let script = format!(
+        "const box = document.getElementById('paste-record'); box.value = {text:?}; \
+         box.dispatchEvent(new Event('input', {{bubbles: true}})); return true"
+    );
+    js(client, &script).await;
+    click(client, "#load-pasted").await;
+}
+
+async fn notice_says(client: &Client, want: &str) {
+    let script = format!("return document.getElementById('notice')?.textContent.includes({want:?})");
+    wait_until(client, &script, 5, want).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_are_typed_and_listed_in_san_and_records_go_out_as_pgn_and_come_in_as_pgn_or_fen() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/chess/local?variant=capablanca", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    click(&client, "#new-game").await;
+    let mut game = new_game("capablanca");
+    let mut fens = vec![game.fen()];
+    let mut sans = Vec::new();
+    // Typed in SAN, in UCI, and with castling written with zeros: the king goes from f1 to i1.
+    let typed = ["Nj3", "e5", "h1i3", "i6", "h3", "Nh6", "Bh2", "Nc6", "0-0"];
+    for (index, text) in typed.iter().enumerate() {
+        type_move(&client, text).await;
+        let mv = game.read_move(text).unwrap_or_else(|| panic!("{text} is legal"));
+        sans.push(format!("{}. {}", index + 1, game.san(&mv).unwrap()));
+        game.play(&mv).unwrap();
+        fens.push(game.fen());
+        wait_until(
+            &client,
+            &format!("return document.querySelectorAll('.moves li').length === {}", index + 1),
+            5,
+            text,
+        )
+        .await;
+    }
+    see(&client, &game, "after the typed moves").await;
+    assert_eq!(move_list(&client).await, sans, "the move list is the engine's SAN");
+    assert_eq!(sans.last().map(String::as_str), Some("9. O-O"));
+    assert_eq!(fen_shown(&client).await, game.fen());
+    // Stepping back shows that step's FEN.
+    click(&client, ".moves li:nth-child(2) button").await;
+    settles_to(|| fen_shown(&client), &fens[2], "the FEN of step 2").await;
+    click(&client, ".moves li:nth-child(9) button").await;
+
+    // The downloaded PGN reads back to the same moves.
+    capture_downloads(&client).await;
+    click(&client, "#download-pgn").await;
+    wait_until(&client, "return window.__downloads.length === 1", 5, "the PGN download").await;
+    let download = js(&client, "return window.__downloads[0]").await;
+    assert_eq!(download[0], "tabula-chess.pgn");
+    let pgn = download[1].as_str().unwrap();
+    let record = Record::from_pgn(pgn).unwrap_or_else(|e| panic!("{e}: {pgn}"));
+    assert_eq!((record.config.variant.as_str(), record.moves.len()), ("capablanca", typed.len()), "{pgn}");
+    assert!(pgn.contains("[Variant \"capablanca\"]") && pgn.contains("[Result \"*\"]"), "{pgn}");
+
+    // A FEN pasted starts a game from it, in the variant being played.
+    let fen = "r4k3r/1P8/10/10/10/10/10/R4K3R w KQkq - 0 1";
+    paste(&client, fen).await;
+    let mut pasted =
+        Chess::new(ChessConfig { variant: "capablanca".into(), fen: Some(fen.into()), chess960: false }).unwrap();
+    see(&client, &pasted, "the pasted FEN").await;
+    assert_eq!(move_list(&client).await, Vec::<String>::new());
+    type_move(&client, "bxa8=Q").await;
+    pasted.play(&UciMove("b7a8q".into())).unwrap();
+    see(&client, &pasted, "a promotion typed in SAN").await;
+    assert_eq!(move_list(&client).await, ["1. bxa8=Q+"]);
+    // A PGN file opens as a game to step through; a bad one is explained.
+    open_file(&client, "open-pgn", "game.pgn", "[Variant \"chess\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0")
+        .await;
+    notice_says(&client, "Game loaded: 7 moves").await;
+    let mut mate = new_game("chess");
+    for mv in ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"] {
+        mate.play(&UciMove(mv.into())).unwrap();
+    }
+    see(&client, &mate, "the opened PGN").await;
+    assert_eq!(move_list(&client).await.last().map(String::as_str), Some("7. Qxf7#"));
+    paste(&client, "1. e4 e5 2. Ke3").await;
+    notice_says(&client, "Move 3 (Ke3) is illegal here.").await;
+    see(&client, &mate, "a refused paste changes nothing").await;
+    client.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,7 +6,7 @@
 use fantoccini::Client;
 use serde_json::{json, Value};
 
-use crate::browser::{cdp, click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::browser::{cdp, click, js, screenshot, site_dist, text, type_move, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::{create_room, exclusive, take_seat};
 
@@ -82,15 +82,6 @@ async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
 async fn play_in_turn(player: &Client, cell: usize) {
     wait_until(player, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "the turn").await;
     click(player, &format!("#cell-{cell}")).await;
-}
-
-/// Types `text` into the board's move field and plays it.
-async fn type_move(client: &Client, text: &str) {
-    let script = format!(
-        "const i = document.getElementById('type-move'); i.value = {text:?}; i.dispatchEvent(new Event('input', {{bubbles: true}})); return i.value"
-    );
-    assert_eq!(js(client, &script).await, Value::from(text));
-    click(client, "#type-move-play").await;
 }
 
 /// Makes the page believe it is in a background tab (or in front again), as switching tabs does.

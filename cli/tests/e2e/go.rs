@@ -9,7 +9,9 @@ use serde_json::{json, Value};
 use tabula_core::go::{Go, GoMove, Vertex, BLACK, EMPTY, WHITE};
 use tabula_core::{Game, Seat};
 
-use crate::browser::{click, js, screenshot, settles_to, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::browser::{
+    capture_downloads, click, js, open_file, screenshot, settles_to, site_dist, text, wait_for_app, wait_until, Driver,
+};
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
 
@@ -227,23 +229,6 @@ async fn a_19x19_board_on_a_phone_needs_a_second_tap_or_a_confirmation() {
     screenshot(&client, "go-19x19").await;
 }
 
-/// Catches what the page offers as a download (the SGF text).
-async fn capture_downloads(client: &Client) {
-    js(client, "window.__downloads = []; URL.revokeObjectURL = () => {}; \
-        HTMLAnchorElement.prototype.click = function () { \
-            fetch(this.href).then(r => r.text()).then(t => window.__downloads.push([this.download, t])); }; return true").await;
-}
-
-/// Hands a file to the page's "Open SGF" as if the player had picked it.
-async fn open_sgf(client: &Client, content: &str) {
-    let script = format!(
-        "const input = document.getElementById('open-sgf'); const files = new DataTransfer(); \
-         files.items.add(new File([{content:?}], 'game.sgf')); input.files = files.files; \
-         input.dispatchEvent(new Event('change', {{ bubbles: true }})); return true"
-    );
-    js(client, &script).await;
-}
-
 /// GNU Go's view of a position after loading `sgf`: its black and white stones.
 fn gnugo_stones(sgf: &str) -> (Vec<String>, Vec<String>) {
     assert!(std::path::Path::new(GNUGO).is_file(), "GNU Go is missing: cargo xtask test installs Debian's gnugo");
@@ -316,7 +301,7 @@ async fn a_downloaded_sgf_reads_back_in_gnu_go_and_bad_files_are_explained() {
         ("", "The file holds no game."),
     ];
     for (content, message) in bad {
-        open_sgf(&client, content).await;
+        open_file(&client, "open-sgf", "game.sgf", content).await;
         wait_until(
             &client,
             &format!("return document.getElementById('notice').textContent === {message:?}"),
@@ -327,7 +312,7 @@ async fn a_downloaded_sgf_reads_back_in_gnu_go_and_bad_files_are_explained() {
         see(&client, &game, "the game is unchanged").await;
     }
     // A good file replaces the game: it can be replayed, and played on.
-    open_sgf(&client, &sgf).await;
+    open_file(&client, "open-sgf", "game.sgf", &sgf).await;
     wait_until(
         &client,
         "return document.getElementById('notice').textContent.startsWith('Game loaded: 9 moves')",

@@ -111,7 +111,7 @@ impl Chess {
         let moves: Vec<super::Move> = self.legal.iter().map(|(_, m)| *m).collect();
         self.legal
             .iter()
-            .find(|(_, mv)| self.position.san_unmarked(self.variant, *mv, &moves).replace('=', "") == typed)
+            .find(|(_, mv)| super::san::plain(&self.position.san_unmarked(self.variant, *mv, &moves)) == typed)
             .map(|(uci, _)| UciMove(uci.clone()))
     }
 

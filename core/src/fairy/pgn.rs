@@ -49,7 +49,8 @@ impl Record {
     pub fn to_pgn(&self) -> Result<String, PgnError> {
         let mut game = super::Chess::new(self.config.clone()).map_err(|e| PgnError::Config(e.0))?;
         let mut text = String::new();
-        let name = if self.config.chess960 { format!("{}960", game.variant().name) } else { game.variant().name.clone() };
+        let name =
+            if self.config.chess960 { format!("{}960", game.variant().name) } else { game.variant().name.clone() };
         let unknown = || "?".to_owned();
         for (key, value) in [
             ("Event", "Tabula game".to_owned()),

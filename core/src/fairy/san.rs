@@ -79,14 +79,13 @@ impl Position {
     }
 }
 
-/// A move as typed, reduced to what identifies it: no check, mate or annotation marks, no `=`
-/// before a promotion, castling with letter O.
+/// A move in SAN reduced to what identifies it: no check, mate or annotation marks, no `=` before a
+/// promotion, castling with the letter O (typed `0-0` too).
 pub fn plain(text: &str) -> String {
-    let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
-    let text = match text {
-        "0-0" => "O-O",
-        "0-0-0" => "O-O-O",
-        other => other,
-    };
-    text.replace('=', "")
+    let text = text.trim();
+    let castling = text.starts_with('0');
+    text.chars()
+        .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | '='))
+        .map(|c| if castling && c == '0' { 'O' } else { c })
+        .collect()
 }

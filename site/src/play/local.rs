@@ -120,6 +120,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
             ghost.set(None);
             step.set(None);
         })),
+        room: None,
         notice: Callback::new(move |text: String| message.set(Some(text))),
     };
     let can_take_back = move || history.with(|h| h.len() > 0) && step.get().is_none();

@@ -93,6 +93,8 @@ pub struct Record<G: Game> {
     pub result: Signal<Option<(u8, String)>>,
     /// Replaces the local game (None online, where the server owns the game).
     pub load: Option<Callback<History<G>>>,
+    /// The room's code online: the server writes its records.
+    pub room: Option<&'static str>,
     /// Shows a message under the board (a message id and its arguments as text).
     pub notice: Callback<String>,
 }

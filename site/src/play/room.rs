@@ -542,6 +542,8 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         names,
         result,
         load: None,
+        // A room page shows one room: its code lives as long as the page.
+        room: Some(code.get_value().leak()),
         notice: Callback::new(move |text: String| notice.set(Some(Said::Text(text)))),
     };
     let seated = move || held.get().is_some();

@@ -270,6 +270,17 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             })
             .collect_view()
     };
+    // The shown position's FEN (also of a step being replayed), to read or copy; in local games
+    // (a room's record is its PGN, written by the server).
+    #[cfg(feature = "local-screen")]
+    let fen_row = view! {
+        <p class="fen-row">
+            <input id="fen" readonly aria-label="FEN" spellcheck="false" prop:value=move || game.with(|g| g.fen()) />
+            <button class="button small-button" id="copy-fen" on:click=|_| copy_fen()>{tr("chess-copy-fen")}</button>
+        </p>
+    };
+    #[cfg(not(feature = "local-screen"))]
+    let fen_row = ();
     let base = if diagram { "board chess-board diagram-board" } else { "board chess-board" };
     view! {
         <div class="chess-frame" style=format!("--files: {files}; --ranks: {ranks}")>
@@ -306,39 +317,18 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             <div class="actions">
                 <button class="button small-button" id="flip" on:click=move |_| turned.update(|t| *t = !*t)>{tr("chess-flip")}</button>
             </div>
-            <FenField game=game />
+            {fen_row}
         })}
     }
 }
 
-/// The shown position's FEN (the step being replayed, too), to read, select or copy.
-#[component]
-fn FenField(game: Signal<Chess>) -> impl IntoView {
-    let i18n = use_i18n();
-    let copied = RwSignal::new(false);
-    Effect::new(move |_| {
-        game.track();
-        copied.set(false);
-    });
-    let copy = move |_| {
-        if let Some(window) = browser::window() {
-            let _ = window.navigator().clipboard().write_text(&game.with_untracked(|g| g.fen()));
-            copied.set(true);
-        }
-    };
-    let select = |event: leptos::ev::FocusEvent| {
-        use wasm_bindgen::JsCast;
-        if let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-            input.select();
-        }
-    };
-    view! {
-        <div class="fen-row">
-            <label for="fen">"FEN"</label>
-            <input id="fen" readonly spellcheck="false" prop:value=move || game.with(|g| g.fen()) on:focus=select />
-            <button class="button small-button" id="copy-fen" on:click=copy>{tr("chess-copy-fen")}</button>
-            <span id="fen-notice" role="status">{move || copied.get().then(|| i18n.t("chess-fen-copied"))}</span>
-        </div>
+/// Copies the FEN field, and selects it to show what was copied.
+#[cfg(feature = "local-screen")]
+fn copy_fen() {
+    let Some(input) = browser::element_by_id::<web_sys::HtmlInputElement>("fen") else { return };
+    input.select();
+    if let Some(window) = browser::window() {
+        let _ = window.navigator().clipboard().write_text(&input.value());
     }
 }
 

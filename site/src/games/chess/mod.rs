@@ -64,7 +64,7 @@ impl GameUi for ChessUi {
     }
 
     fn records(record: Record<Chess>) -> AnyView {
-        view! { <records::PgnButtons record=record /> }.into_any()
+        records::buttons(record).into_any()
     }
 
     fn draw(canvas: &Canvas, game: &Chess) {

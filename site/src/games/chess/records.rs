@@ -3,15 +3,21 @@
 //! turns its refusals into the reader's words.
 
 use leptos::prelude::*;
-use tabula_core::fairy::pgn::{result_text, PgnError, Record as Pgn};
 use tabula_core::fairy::Chess;
-use tabula_core::{Game, Seat};
 
-use crate::browser;
-use crate::i18n::{tr, use_i18n, Arg, I18n};
-use crate::play::{History, Record};
+use crate::i18n::tr;
+use crate::play::Record;
+#[cfg(feature = "local-screen")]
+use {
+    crate::browser,
+    crate::i18n::{use_i18n, Arg, I18n},
+    crate::play::History,
+    tabula_core::fairy::pgn::{result_text, PgnError, Record as Pgn},
+    tabula_core::{Game, Seat},
+};
 
 /// The game as PGN, with the players' names and the result (a game still going is `*`).
+#[cfg(feature = "local-screen")]
 pub fn export(history: &History<Chess>, names: &[Option<String>; 2], result: Option<&(u8, String)>) -> String {
     let record = Pgn {
         config: history.position(0).config().clone(),
@@ -42,7 +48,11 @@ fn import(text: &str, variant: &str) -> Result<History<Chess>, Refusal> {
     // A FEN is one line whose first field is the placement (ranks separated by slashes).
     let fen_like = !text.contains('\n') && text.split_whitespace().next().is_some_and(|f| f.matches('/').count() >= 2);
     let record = if fen_like && !text.starts_with('[') {
-        let config = tabula_core::fairy::ChessConfig { variant: variant.to_owned(), fen: Some(text.to_owned()), chess960: false };
+        let config = tabula_core::fairy::ChessConfig {
+            variant: variant.to_owned(),
+            fen: Some(text.to_owned()),
+            chess960: false,
+        };
         Pgn { config, moves: Vec::new(), white: None, black: None, result: "*".into() }
     } else {
         Pgn::from_pgn(text).map_err(Refusal::Pgn)?
@@ -65,33 +75,31 @@ fn refusal(i18n: I18n, error: &Refusal) -> String {
     i18n.t_with(id, &args)
 }
 
-/// "Download PGN"; in a local game also "Open PGN" and the paste box.
-#[component]
-pub fn PgnButtons(record: Record<Chess>) -> impl IntoView {
+/// "Download PGN": online a link to the server's record of the room (rooms' bundles carry no PGN
+/// writer); in a local game written here, with "Open PGN" and the paste box beside it.
+pub fn buttons(record: Record<Chess>) -> impl IntoView {
+    let online = record.room.map(|code| {
+        view! { <a class="button" id="download-pgn" href=crate::api::record_url(code, "pgn") download="">{tr("pgn-download")}</a> }
+    });
+    #[cfg(not(feature = "local-screen"))]
+    let local: Option<()> = None;
+    #[cfg(feature = "local-screen")]
+    let local = record.load.map(|load| loaders(record, load));
+    view! { {online} {local} }
+}
+
+#[cfg(feature = "local-screen")]
+fn loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoView {
+    use leptos::task::spawn_local;
+    use wasm_bindgen::JsCast;
+
+    let i18n = use_i18n();
     let download = move |_| {
         let text = record
             .history
             .with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
         browser::download("tabula-chess.pgn", "application/x-chess-pgn", &text);
     };
-    // Loading makes a local game: rooms' bundles leave the PGN reader out.
-    #[cfg(not(feature = "local-screen"))]
-    let load: Option<()> = None;
-    #[cfg(feature = "local-screen")]
-    let load = record.load.map(|load| view! { <Loaders record=record load=load /> });
-    view! {
-        <button class="button" id="download-pgn" on:click=download>{tr("pgn-download")}</button>
-        {load}
-    }
-}
-
-#[cfg(feature = "local-screen")]
-#[component]
-fn Loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoView {
-    use leptos::task::spawn_local;
-    use wasm_bindgen::JsCast;
-
-    let i18n = use_i18n();
     let take = move |text: String| {
         let variant = record.history.with_untracked(|h| h.position(0).config().variant.clone());
         match import(&text, &variant) {
@@ -112,18 +120,23 @@ fn Loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoVi
             take(text.unwrap_or_default());
         });
     };
-    let pasted = RwSignal::new(String::new());
+    // The box's text is read when it is loaded (no signal per keystroke).
+    let on_submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let text = browser::element_by_id::<web_sys::HtmlElement>("paste-record")
+            .and_then(|box_| js_sys::Reflect::get(&box_, &"value".into()).ok())
+            .and_then(|value| value.as_string());
+        take(text.unwrap_or_default());
+    };
     view! {
+        <button class="button" id="download-pgn" on:click=download>{tr("pgn-download")}</button>
         <label class="button file-button">
             {tr("pgn-open")}
             <input type="file" id="open-pgn" class="visually-hidden" accept=".pgn,application/x-chess-pgn" on:change=on_file />
         </label>
-        <form class="paste-record" on:submit=move |event: leptos::ev::SubmitEvent| {
-            event.prevent_default();
-            take(pasted.get_untracked());
-        }>
+        <form class="paste-record" on:submit=on_submit>
             <label for="paste-record">{tr("pgn-paste-label")}</label>
-            <textarea id="paste-record" rows="2" spellcheck="false" bind:value=pasted></textarea>
+            <textarea id="paste-record" rows="2" spellcheck="false"></textarea>
             <button class="button" id="load-pasted" type="submit">{tr("pgn-paste-load")}</button>
         </form>
     }
