@@ -173,6 +173,13 @@ async fn an_online_capablanca_game_looks_the_same_to_both_players_and_a_watcher(
     }
     let king = expected(&game.fen());
     assert_eq!((king.get("i1"), king.get("h1")), (Some(&'K'), Some(&'R')), "white castled");
+    // The watcher's move list is in SAN, and its "Download PGN" is the server's record of the room.
+    let list = move_list(&watcher).await;
+    assert_eq!((list.first().map(String::as_str), list.last().map(String::as_str)), (Some("1. Nj3"), Some("10. O-O")));
+    let pgn = js(&watcher, "return fetch(document.getElementById('download-pgn').href).then(r => r.text())").await;
+    let record = Record::from_pgn(pgn.as_str().unwrap()).unwrap_or_else(|e| panic!("{e}: {pgn}"));
+    let played: Vec<UciMove> = moves.split(' ').map(|m| UciMove(m.into())).collect();
+    assert_eq!((record.config.variant.as_str(), record.moves), ("capablanca", played));
     screenshot(&watcher, "chess-online-watcher").await;
     for client in [white, black, watcher] {
         client.close().await.unwrap();
