@@ -133,7 +133,11 @@ fn remapped_rustflags() -> String {
         Ok(encoded) => encoded.split('\x1f').filter(|f| !f.is_empty()).map(str::to_owned).collect(),
         Err(_) => std::env::var("RUSTFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect(),
     };
-    for (from, to) in [(cargo_home.join("registry/src"), "crates"), (workspace_root(), "tabula")] {
+    // Each registry's sources (`registry/src/index.crates.io-<hash>`) and the workspace, by short
+    // names: a panic location is a path string in the bundle.
+    let registries = std::fs::read_dir(cargo_home.join("registry/src")).into_iter().flatten().flatten();
+    for from in registries.map(|entry| entry.path()).chain([workspace_root()]) {
+        let to = if from == workspace_root() { "tabula" } else { "c" };
         flags.push(format!("--remap-path-prefix={}={to}", from.display()));
     }
     flags.join("\x1f")
