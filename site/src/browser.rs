@@ -180,3 +180,15 @@ pub fn ask_to_notify(done: impl FnOnce(bool) + 'static) {
         done(answer.ok().and_then(|a| a.as_string()).as_deref() == Some("granted"));
     });
 }
+
+/// Reads the file a file input was just given (its `change` event) as text and hands it to `take`
+/// (None if it cannot be read). The input is emptied, so choosing the same file again reads it again.
+#[cfg(feature = "local-screen")]
+pub fn read_chosen_file(event: &web_sys::Event, take: impl FnOnce(Option<String>) + 'static) {
+    let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+    let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
+    input.set_value("");
+    leptos::task::spawn_local(async move {
+        take(wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()));
+    });
+}

@@ -90,9 +90,6 @@ pub fn buttons(record: Record<Chess>) -> impl IntoView {
 
 #[cfg(feature = "local-screen")]
 fn loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoView {
-    use leptos::task::spawn_local;
-    use wasm_bindgen::JsCast;
-
     let i18n = use_i18n();
     let download = move |_| {
         let text = record
@@ -111,15 +108,8 @@ fn loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoVi
             Err(error) => record.notice.run(refusal(i18n, &error)),
         }
     };
-    let on_file = move |event: leptos::ev::Event| {
-        let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-        let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
-        input.set_value("");
-        spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
-            take(text.unwrap_or_default());
-        });
-    };
+    let on_file =
+        move |event: leptos::ev::Event| browser::read_chosen_file(&event, move |text| take(text.unwrap_or_default()));
     // The box's text is read when it is loaded (no signal per keystroke).
     let on_submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();

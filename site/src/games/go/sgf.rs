@@ -3,11 +3,9 @@
 //! into the reader's words.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use tabula_core::go::sgf::{Record as SgfRecord, SgfError};
 use tabula_core::go::{Go, GoMove, BLACK, WHITE};
 use tabula_core::Game;
-use wasm_bindgen::JsCast;
 
 use super::result_text;
 use crate::browser;
@@ -96,11 +94,7 @@ pub fn SgfButtons(record: Record<Go>) -> impl IntoView {
     #[cfg(feature = "local-screen")]
     let open = record.load.map(|load| {
         let on_file = move |event: leptos::ev::Event| {
-            let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-            let Some(file) = input.files().and_then(|files| files.get(0)) else { return };
-            input.set_value("");
-            spawn_local(async move {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+            browser::read_chosen_file(&event, move |text| {
                 let Some(text) = text else {
                     record.notice.run(i18n.t_with("sgf-malformed", &[("detail", "unreadable file".into())]));
                     return;
