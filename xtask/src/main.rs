@@ -2,6 +2,7 @@
 //! `cargo xtask test` installs what the tests need and runs every test the project has;
 //! `cargo xtask run` builds and serves Tabula on this machine.
 
+mod float_formatting;
 mod services;
 mod site;
 

@@ -104,6 +104,23 @@ fn hashed(name: &str, ext: &str, bytes: &[u8]) -> String {
     format!("{name}-{hex}.{ext}")
 }
 
+/// The chess piece drawings (`site/static/pieces.svg`) without their comment, content-hashed in
+/// `assets`; their URL, which the bundles are built with. Loaded once the board shows, not counted
+/// in a page's first load (`docs/PERFORMANCE.md` gives its size).
+fn write_pieces(assets: &Path) -> Result<String> {
+    let source = std::fs::read_to_string(workspace_root().join("site/static/pieces.svg"))?;
+    let (start, end) = (source.find("<!--"), source.find("-->"));
+    let svg = match (start, end) {
+        (Some(start), Some(end)) => format!("{}{}", &source[..start], &source[end + 3..]),
+        _ => source,
+    };
+    let svg: String = svg.lines().map(str::trim).collect();
+    let name = hashed("pieces", "svg", svg.as_bytes());
+    std::fs::write(assets.join(&name), &svg)?;
+    eprintln!("xtask: {name}: {} bytes gzipped", gzip(svg.as_bytes())?.len());
+    Ok(format!("/assets/{name}"))
+}
+
 /// The built-in fairy variants compiled (`core/build.rs`), written where the bundles' builds read
 /// them; rewritten only when they change, since a new file rebuilds the engine.
 fn compiled_variants() -> Result<PathBuf> {
@@ -144,7 +161,7 @@ fn remapped_rustflags() -> String {
 }
 
 /// Builds one bundle with its features only (the site's default features are everything).
-fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path) -> Result<Bundle> {
+fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path, pieces: &str) -> Result<Bundle> {
     let name = spec.name.as_str();
     let features = spec.features.join(",");
     let mut args = vec![
@@ -163,6 +180,7 @@ fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path) -> Result<Bun
     let status = Command::new("cargo")
         .args(&args)
         .env("TABULA_FAIRY_VARIANTS", variants)
+        .env("TABULA_PIECES", pieces)
         .env("CARGO_ENCODED_RUSTFLAGS", remapped_rustflags())
         .env_remove("RUSTFLAGS")
         .current_dir(workspace_root())
@@ -177,7 +195,7 @@ fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path) -> Result<Bun
         std::fs::remove_dir_all(&scratch)?;
     }
     eprintln!("xtask: wasm-bindgen {} ({name})", wasm.display());
-    wasm_bindgen_cli_support::Bindgen::new()
+    let mut output = wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&wasm)
         .web(true)?
         .out_name(name)
@@ -186,8 +204,10 @@ fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path) -> Result<Bun
         // TABULA_WASM_NAMES=1 keeps function names, for profiling (larger files, over budget).
         .remove_name_section(std::env::var_os("TABULA_WASM_NAMES").is_none())
         .remove_producers_section(true)
-        .generate(&scratch)
+        .generate_output()
         .context("wasm-bindgen")?;
+    crate::float_formatting::drop(output.wasm_mut()).with_context(|| format!("bundle {name}"))?;
+    output.emit(&scratch).context("wasm-bindgen")?;
     let js = minify_js(&std::fs::read_to_string(scratch.join(format!("{name}.js")))?)?;
     let optimised = scratch.join(format!("{name}_opt.wasm"));
     optimise_wasm(&scratch.join(format!("{name}_bg.wasm")), &optimised)?;
@@ -390,9 +410,10 @@ pub fn build_site() -> Result<()> {
     }
     let wanted = |name: &str| only.as_ref().is_none_or(|list| list.iter().any(|n| n == name));
     let variants = compiled_variants()?;
+    let pieces = write_pieces(&assets)?;
     let mut bundles = BTreeMap::new();
     for spec in manifest.bundles.iter().filter(|s| wanted(&s.name)) {
-        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants)?);
+        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants, &pieces)?);
     }
     // Each language but English as a content-hashed JSON file; pages say where (`tabulaLocales`).
     let mut locale_urls = Vec::new();

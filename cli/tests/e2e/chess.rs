@@ -21,7 +21,7 @@ use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
 async fn shown(client: &Client) -> BTreeMap<String, char> {
     let script = "const out = {}; for (const sq of document.querySelectorAll('.chess-board .sq')) { \
             const piece = sq.querySelector('.piece'); if (!piece) continue; \
-            const letter = piece.textContent.trim(); \
+            const letter = piece.dataset.letter; \
             out[sq.id.replace('square-', '')] = piece.classList.contains('side-1') ? letter.toUpperCase() : letter.toLowerCase(); } \
         return out;";
     let value = js(client, script).await;

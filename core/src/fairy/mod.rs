@@ -5,6 +5,7 @@
 #[cfg(test)]
 mod differential;
 mod draws;
+mod figures;
 mod game;
 mod model;
 pub mod pgn;
@@ -38,6 +39,8 @@ struct PieceType {
     needs_dedup: bool,
     /// A chess king, knight or bishop, for the material draw.
     shape: draws::Shape,
+    /// The drawing that shows it, if one does (`figures.rs`).
+    figure: Option<String>,
 }
 
 /// Simple attacks along one direction (as the attacker moves): which piece types leap it, which
@@ -160,6 +163,7 @@ impl Variant {
             let needs_dedup = directions.len() != white.len() || !white.iter().all(plain);
             let black = flip(&white);
             let shape = draws::shape(&white, piece.royal);
+            let figure = figures::figure(&white, piece.royal, piece.pawn);
             pieces.push(PieceType {
                 letter,
                 royal: piece.royal,
@@ -168,6 +172,7 @@ impl Variant {
                 simple,
                 needs_dedup,
                 shape,
+                figure,
             });
         }
         let index = |id: &String| pieces.iter().position(|p| p.letter.to_string() == *id).map(|i| i as u8);
@@ -266,6 +271,12 @@ impl Variant {
     /// Whether the piece written `letter` (either case) is royal: the one that can be checkmated.
     pub fn is_royal(&self, letter: char) -> bool {
         self.piece_of(letter).is_some_and(|p| self.pieces[p as usize].royal)
+    }
+
+    /// The name of the drawing that shows the piece written `letter` (`site/static/pieces.svg`):
+    /// `knight`, `archbishop`; `None` for a piece no drawing shows (or no such piece).
+    pub fn figure(&self, letter: char) -> Option<&str> {
+        self.piece_of(letter).and_then(|p| self.pieces[p as usize].figure.as_deref())
     }
 
     /// A built-in variant by its name, or by Fairy-Stockfish's name for it (`chancellor`, `losalamos`).

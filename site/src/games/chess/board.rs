@@ -1,11 +1,12 @@
 //! The fairy chess board: up to 12 x 12 square buttons in a labelled group, coordinates, the last
 //! move, the king in check, and click-click input: tap one of your pieces, its legal destinations
-//! light up, tap one (a promotion asks which piece). Pieces are discs with their FEN letter, so
-//! every piece of every variant shows. The decisions are plain functions, unit-tested natively.
+//! light up, tap one (a promotion asks which piece); or drag the piece there (mouse or touch). Pieces are drawn (`site/static/pieces.svg`),
+//! or, a piece without a drawing, a disc with its FEN letter: every piece of every variant shows. The decisions are plain functions, unit-tested natively.
 
 use leptos::prelude::*;
 use tabula_core::fairy::{Chess, UciMove};
 use tabula_core::{Game, Seat};
+use wasm_bindgen::JsCast;
 
 use crate::browser;
 use crate::i18n::{tr, use_i18n, I18n};
@@ -116,6 +117,61 @@ pub fn tap(game: &Chess, acting: Option<Seat>, selected: Option<usize>, square: 
     }
 }
 
+/// A piece held by the pointer: its square, where the pointer went down, and whether it has moved
+/// far enough to be a drag rather than a tap.
+#[derive(Clone, Copy, Debug)]
+struct Drag {
+    from: usize,
+    x: i32,
+    y: i32,
+    moved: bool,
+}
+
+/// Shows the piece on `square` moved by (dx, dy) pixels, or puts it back. The square's style is
+/// set directly, not through a signal: it changes at every pointer move. Whole pixels: the bundles
+/// carry no float formatting (`xtask/src/float_formatting.rs`).
+fn lift(files: usize, square: usize, by: Option<(i32, i32)>) {
+    let Some(element) = browser::element_by_id::<web_sys::Element>(&format!("square-{}", square_name(files, square)))
+    else {
+        return;
+    };
+    let _ = match by {
+        Some((dx, dy)) => element.set_attribute("style", &format!("z-index:2;--dx:{dx}px;--dy:{dy}px")),
+        None => element.remove_attribute("style"),
+    };
+}
+
+/// The board square under a point of the page (`square-e4` ids).
+fn square_at(x: i32, y: i32, files: usize) -> Option<usize> {
+    let element = browser::document()?.element_from_point(x as f32, y as f32)?;
+    let id = element.closest(".sq").ok()??.id();
+    read_square(files, id.strip_prefix("square-")?).map(|(square, _)| square)
+}
+
+/// Where the piece drawings are (`site/static/pieces.svg`, content-hashed by the build).
+const FIGURES: &str = match option_env!("TABULA_PIECES") {
+    Some(url) => url,
+    None => "/pieces.svg",
+};
+
+/// A piece: its drawing, or its letter in a disc when it has none (a custom piece). Both carry the
+/// letter, for tests.
+fn piece_view(piece: Piece, figure: &Option<String>) -> AnyView {
+    let class = format!("piece side-{}", piece.seat.number());
+    let letter = piece.letter.to_string();
+    match figure {
+        Some(name) => view! {
+            <svg class=class + " figure" data-letter=letter viewBox="0 0 45 45" aria-hidden="true"
+                inner_html=format!("<use href=\"{FIGURES}#{name}\"/>")></svg>
+        }
+        .into_any(),
+        None => {
+            let text = letter.clone();
+            view! { <span class=class data-letter=letter aria-hidden="true">{text}</span> }.into_any()
+        }
+    }
+}
+
 fn piece_name(i18n: I18n, piece: Piece) -> String {
     let colour = i18n.t(if piece.seat == Seat::One { "chess-white" } else { "chess-black" });
     format!("{colour} {}", piece.letter)
@@ -156,6 +212,10 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             pieces.with(|p| p.iter().position(|x| x.is_some_and(|x| x.seat == side && g.variant().is_royal(x.letter))))
         })
     });
+    // A piece being dragged (mouse or touch), and whether the click that may end a drag is one.
+    let drag = StoredValue::new(None::<Drag>);
+    let dropped = StoredValue::new(false);
+    let figure_of = move |letter: char| game.with_untracked(|g| g.variant().figure(letter).map(str::to_owned));
     let focus = RwSignal::new(files / 2);
     let on_tap = move |square: usize| {
         focus.set(square);
@@ -167,6 +227,46 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             Tap::Offer(mv) => {
                 selected.set(None);
                 play.run(mv);
+            }
+        }
+    };
+    // Drag and drop, in one handler for the four pointer events (one closure is less code).
+    let pointer = move |event: web_sys::PointerEvent| {
+        let (x, y) = (event.client_x(), event.client_y());
+        let kind = event.type_();
+        if kind == "pointerdown" {
+            dropped.set_value(false);
+            let mine =
+                |sq: usize| pieces.with_untracked(|p| p[sq]).is_some_and(|p| Some(p.seat) == acting.get_untracked());
+            let from = square_at(x, y, files).filter(|sq| mine(*sq) && !diagram && event.button() == 0);
+            drag.set_value(from.map(|from| Drag { from, x, y, moved: false }));
+            return;
+        }
+        let Some(mut d) = drag.get_value() else { return };
+        let (dx, dy) = (x - d.x, y - d.y);
+        if kind == "pointermove" {
+            if !d.moved && dx.abs() + dy.abs() > 6 {
+                d.moved = true;
+                drag.set_value(Some(d));
+                selected.set(Some(d.from));
+                // Later moves and the release come to the board even off it.
+                if let Some(board) = event.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                    let _ = board.set_pointer_capture(event.pointer_id());
+                }
+            }
+            if d.moved {
+                lift(files, d.from, Some((dx, dy)));
+            }
+            return;
+        }
+        // Released or cancelled.
+        drag.set_value(None);
+        if d.moved {
+            lift(files, d.from, None);
+            dropped.set_value(true);
+            match square_at(x, y, files) {
+                Some(to) if to != d.from && kind == "pointerup" => on_tap(to),
+                _ => {}
             }
         }
     };
@@ -224,7 +324,11 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
                 aria-pressed=move || (selected.get() == Some(square)).then_some("true")
                 tabindex=move || if !diagram && focus.get() == square { "0" } else { "-1" }
                 disabled=diagram
-                on:click=move |_| on_tap(square)
+                on:click=move |_| {
+                    if !std::mem::take(&mut *dropped.write_value()) {
+                        on_tap(square)
+                    }
+                }
                 on:keydown=move |event: web_sys::KeyboardEvent| {
                     let (f, r) = ((square % files) as i32, (square / files) as i32);
                     let turn = if flipped.get_untracked() { -1 } else { 1 };
@@ -248,9 +352,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
                     }
                 }
             >
-                {move || pieces.with(|p| p[square]).map(|piece| view! {
-                    <span class=format!("piece side-{}", piece.seat.number()) aria-hidden="true">{piece.letter.to_string()}</span>
-                })}
+                {move || pieces.with(|p| p[square]).map(|piece| piece_view(piece, &figure_of(piece.letter)))}
             </button>
         }
     };
@@ -287,6 +389,10 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             <div class="ranks">{rank_numbers}</div>
             <div
                 class=base
+                on:pointerdown=pointer
+                on:pointermove=pointer
+                on:pointerup=pointer
+                on:pointercancel=pointer
                 role="group"
                 aria-label=move || i18n.t_with("chess-board-label", &[("files", files.into()), ("ranks", ranks.into())])
             >
@@ -340,6 +446,20 @@ mod tests {
 
     fn game(variant: &str, fen: Option<&str>) -> Chess {
         Chess::new(ChessConfig { variant: variant.into(), fen: fen.map(Into::into), ..ChessConfig::default() }).unwrap()
+    }
+
+    #[test]
+    fn every_figure_the_engine_names_is_drawn_and_every_drawing_is_named() {
+        let figures: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(include_str!("../../../../core/data/fairy-figures.json")).unwrap();
+        let named: std::collections::BTreeSet<&str> = figures.keys().map(String::as_str).collect();
+        let sprite = include_str!("../../../static/pieces.svg");
+        let drawn: std::collections::BTreeSet<&str> =
+            sprite.split("<symbol id=\"").skip(1).map(|rest| rest.split('"').next().unwrap()).collect();
+        assert_eq!(named, drawn);
+        assert!(named.len() >= 30, "{named:?}");
+        // The drawings use only what the board's CSS colours: no colour of their own.
+        assert!(!sprite.contains("fill=\"#") && !sprite.contains("stroke=\"#"));
     }
 
     #[test]
