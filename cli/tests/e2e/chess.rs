@@ -11,8 +11,8 @@ use tabula_core::fairy::{Chess, ChessConfig, UciMove};
 use tabula_core::Game;
 
 use crate::browser::{
-    capture_downloads, click, js, open_file, screenshot, settles_to, site_dist, type_move, wait_for_app, wait_until,
-    Driver,
+    capture_downloads, cdp, click, js, open_file, screenshot, settles_to, site_dist, type_move, wait_for_app,
+    wait_until, Driver,
 };
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
@@ -282,6 +282,79 @@ async fn moves_are_typed_and_listed_in_san_and_records_go_out_as_pgn_and_come_in
     paste(&client, "1. e4 e5 2. Ke3").await;
     notice_says(&client, "Move 3 (Ke3) is illegal here.").await;
     see(&client, &mate, "a refused paste changes nothing").await;
+    client.close().await.unwrap();
+}
+
+/// Drags the piece on `from` to `to` through the browser's own input (DevTools), by mouse or by
+/// touch, in a few steps.
+async fn drag(client: &Client, from: &str, to: &str, touch: bool) {
+    js(client, "document.querySelector('.chess-board').scrollIntoView({ block: 'center' }); return 1").await;
+    let centre = |square: &str| {
+        format!("const r = document.getElementById('square-{square}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];")
+    };
+    let (a, b) = (js(client, &centre(from)).await, js(client, &centre(to)).await);
+    let point = |v: &serde_json::Value| (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+    let ((ax, ay), (bx, by)) = (point(&a), point(&b));
+    let path: Vec<(f64, f64)> =
+        (0..=6).map(|i| (ax + (bx - ax) * i as f64 / 6.0, ay + (by - ay) * i as f64 / 6.0)).collect();
+    if touch {
+        let at = |(x, y): (f64, f64)| json!([{ "x": x, "y": y }]);
+        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchStart", "touchPoints": at(path[0])})).await;
+        for &p in &path[1..] {
+            cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchMove", "touchPoints": at(p)})).await;
+        }
+        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchEnd", "touchPoints": []})).await;
+    } else {
+        let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
+        cdp(client, "Input.dispatchMouseEvent", mouse("mousePressed", path[0], 1)).await;
+        for &p in &path[1..] {
+            cdp(client, "Input.dispatchMouseEvent", mouse("mouseMoved", p, 1)).await;
+        }
+        cdp(client, "Input.dispatchMouseEvent", mouse("mouseReleased", path[6], 0)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pieces_are_drawn_and_move_by_drag_and_drop_with_a_mouse_or_a_finger() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/chess/local?variant=capablanca", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    click(&client, "#new-game").await;
+    let mut game = new_game("capablanca");
+    see(&client, &game, "the start").await;
+    // Every piece is a drawing, and the drawings have loaded (a shape has a size).
+    let drawn = "const pieces = [...document.querySelectorAll('.chess-board .piece')]; \
+        return pieces.length === 40 && pieces.every(p => p.matches('svg.figure') && p.querySelector('use').getBBox().width > 10);";
+    wait_until(&client, drawn, 10, "40 drawn pieces").await;
+    let names = js(&client, "return [...new Set([...document.querySelectorAll('.chess-board use')].map(u => u.getAttribute('href').split('#')[1]))].sort()").await;
+    let want = json!(["archbishop", "bishop", "chancellor", "king", "knight", "pawn", "queen", "rook"]);
+    assert_eq!(names, want, "the figures of capablanca's pieces");
+    screenshot(&client, "chess-figures").await;
+
+    // Mouse, finger, then click-click: each plays its move.
+    cdp(&client, "Emulation.setTouchEmulationEnabled", json!({"enabled": true, "maxTouchPoints": 1})).await;
+    for (uci, how) in [("e2e4", "mouse"), ("e7e5", "touch"), ("b1c3", "clicks"), ("c8d6", "mouse")] {
+        match how {
+            "clicks" => play(&client, uci).await,
+            _ => drag(&client, &uci[..2], &uci[2..], how == "touch").await,
+        }
+        game.check(&UciMove(uci.into())).unwrap();
+        game.play_unchecked(&UciMove(uci.into()));
+        see(&client, &game, &format!("{uci} by {how}")).await;
+    }
+    // A drop where the piece cannot go is refused; the piece is back on its square.
+    let before = shown(&client).await;
+    drag(&client, "a1", "a5", false).await;
+    notice_says(&client, "not a legal move").await;
+    assert_eq!(shown(&client).await, before);
+    let lifted = js(&client, "return document.querySelectorAll('.chess-board .sq[style]').length").await;
+    assert_eq!(lifted, json!(0), "no piece left lifted");
+    // A plain click after a drag is a tap again: it selects.
+    click(&client, "#square-a1").await;
+    wait_until(&client, "return document.getElementById('square-a1').classList.contains('selected')", 5, "a1 selected")
+        .await;
     client.close().await.unwrap();
 }
 
