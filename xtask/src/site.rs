@@ -81,12 +81,13 @@ struct Bundle {
     gzipped: usize,
 }
 
-fn prerender() -> Result<Manifest> {
+fn prerender(pieces: &Asset) -> Result<Manifest> {
     eprintln!("xtask: cargo run --package tabula-site --bin prerender");
     // Its stderr is the compiler's and Leptos' debug notes (reading signals outside an effect,
     // which is what rendering once means): shown only if it fails.
     let output = Command::new("cargo")
         .args(["run", "--quiet", "--package", "tabula-site", "--bin", "prerender"])
+        .env("TABULA_PIECES", pieces.url())
         .current_dir(workspace_root())
         .output()
         .context("could not run the pre-renderer")?;
@@ -104,10 +105,26 @@ fn hashed(name: &str, ext: &str, bytes: &[u8]) -> String {
     format!("{name}-{hex}.{ext}")
 }
 
-/// The chess piece drawings (`site/static/pieces.svg`) without their comment, content-hashed in
-/// `assets`; their URL, which the bundles are built with. Loaded once the board shows, not counted
-/// in a page's first load (`docs/PERFORMANCE.md` gives its size).
-fn write_pieces(assets: &Path) -> Result<String> {
+/// A content-hashed file of `/assets/`.
+struct Asset {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+impl Asset {
+    fn new(name: &str, ext: &str, bytes: Vec<u8>) -> Asset {
+        Asset { name: hashed(name, ext, &bytes), bytes }
+    }
+
+    fn url(&self) -> String {
+        format!("/assets/{}", self.name)
+    }
+}
+
+/// The chess piece drawings (`site/static/pieces.svg`) without their comment. The pre-rendered
+/// pages and the bundles are built with its URL (`TABULA_PIECES`). Loaded once a board shows, not
+/// counted in a page's first load (`docs/PERFORMANCE.md` gives its size).
+fn pieces() -> Result<Asset> {
     let source = std::fs::read_to_string(workspace_root().join("site/static/pieces.svg"))?;
     let (start, end) = (source.find("<!--"), source.find("-->"));
     let svg = match (start, end) {
@@ -115,10 +132,7 @@ fn write_pieces(assets: &Path) -> Result<String> {
         _ => source,
     };
     let svg: String = svg.lines().map(str::trim).collect();
-    let name = hashed("pieces", "svg", svg.as_bytes());
-    std::fs::write(assets.join(&name), &svg)?;
-    eprintln!("xtask: {name}: {} bytes gzipped", gzip(svg.as_bytes())?.len());
-    Ok(format!("/assets/{name}"))
+    Ok(Asset::new("pieces", "svg", svg.into_bytes()))
 }
 
 /// The built-in fairy variants compiled (`core/build.rs`), written where the bundles' builds read
@@ -392,7 +406,8 @@ fn precompress(dir: &Path) -> Result<()> {
 
 pub fn build_site() -> Result<()> {
     ensure_wasm_target()?;
-    let manifest = prerender()?;
+    let pieces = pieces()?;
+    let manifest = prerender(&pieces)?;
     let dist = dist_dir();
     if dist.exists() {
         std::fs::remove_dir_all(&dist).with_context(|| format!("clearing {}", dist.display()))?;
@@ -410,10 +425,11 @@ pub fn build_site() -> Result<()> {
     }
     let wanted = |name: &str| only.as_ref().is_none_or(|list| list.iter().any(|n| n == name));
     let variants = compiled_variants()?;
-    let pieces = write_pieces(&assets)?;
+    std::fs::write(assets.join(&pieces.name), &pieces.bytes)?;
+    eprintln!("xtask: {}: {} bytes gzipped", pieces.name, gzip(&pieces.bytes)?.len());
     let mut bundles = BTreeMap::new();
     for spec in manifest.bundles.iter().filter(|s| wanted(&s.name)) {
-        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants, &pieces)?);
+        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants, &pieces.url())?);
     }
     // Each language but English as a content-hashed JSON file; pages say where (`tabulaLocales`).
     let mut locale_urls = Vec::new();

@@ -9,6 +9,7 @@ mod figures;
 mod game;
 mod model;
 pub mod pgn;
+pub mod reach;
 mod san;
 
 use std::collections::BTreeMap;

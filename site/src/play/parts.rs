@@ -162,29 +162,34 @@ pub fn diagrams<U: GameUi>() -> impl IntoView {
         .into_iter()
         .filter_map(|diagram| {
             let history = History::<U::G>::replay(diagram.config, &diagram.moves).ok()?;
-            let count = history.len();
-            let props = BoardProps {
-                game: Signal::stored(history.current().clone()),
-                before: Signal::stored(count.checked_sub(1).map(|n| history.position(n).clone())),
-                last: Signal::stored(history.moves().last().cloned()),
-                acting: Signal::stored(None),
-                own_side: Signal::stored(None),
-                ghost: Signal::stored(None),
-                play: Callback::new(|_| {}),
-                act: Callback::new(|_| {}),
-                local: false,
-                diagram: true,
-            };
+            let before = history.len().checked_sub(1).map(|n| history.position(n).clone());
+            let board = still_board::<U>(history.current().clone(), before, history.moves().last().cloned());
             let caption = diagram.caption;
             Some(view! {
                 <figure class="diagram">
                     // A picture to a screen reader: the caption says what it shows.
-                    <div role="img" aria-label=tr(caption)>{U::board(props)}</div>
+                    <div role="img" aria-label=tr(caption)>{board}</div>
                     <figcaption aria-hidden="true">{tr(caption)}</figcaption>
                 </figure>
             })
         })
         .collect_view()
+}
+
+/// A game's board as a picture: no input, `last` (played from `before`) marked.
+fn still_board<U: GameUi>(game: U::G, before: Option<U::G>, last: Option<<U::G as Game>::Move>) -> AnyView {
+    U::board(BoardProps {
+        game: Signal::stored(game),
+        before: Signal::stored(before),
+        last: Signal::stored(last),
+        acting: Signal::stored(None),
+        own_side: Signal::stored(None),
+        ghost: Signal::stored(None),
+        play: Callback::new(|_| {}),
+        act: Callback::new(|_| {}),
+        local: false,
+        diagram: true,
+    })
 }
 
 /// A room's heading: its code, the copy-link button and the link itself. The same on every room

@@ -154,6 +154,11 @@ const FIGURES: &str = match option_env!("TABULA_PIECES") {
     None => "/pieces.svg",
 };
 
+/// What an `<svg>` holds to show the figure `name`.
+pub fn figure_use(name: &str) -> String {
+    format!("<use href=\"{FIGURES}#{name}\"/>")
+}
+
 /// A piece: its drawing, or its letter in a disc when it has none (a custom piece). Both carry the
 /// letter, for tests.
 fn piece_view(piece: Piece, figure: &Option<String>) -> AnyView {
@@ -162,7 +167,7 @@ fn piece_view(piece: Piece, figure: &Option<String>) -> AnyView {
     match figure {
         Some(name) => view! {
             <svg class=class + " figure" data-letter=letter viewBox="0 0 45 45" aria-hidden="true"
-                inner_html=format!("<use href=\"{FIGURES}#{name}\"/>")></svg>
+                inner_html=figure_use(name)></svg>
         }
         .into_any(),
         None => {
