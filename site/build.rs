@@ -45,7 +45,6 @@ fn shown_here(id: &str) -> bool {
     // A game's page (rules, diagrams, options, pitch) is never shown by a room bundle.
     let game_page = ["-rules-", "-diagram-", "-option-", "-about"].iter().any(|part| id.contains(part))
         || id.starts_with("go-handicap-")
-        || ["chess-variant-", "chess-piece-", "chess-reach-"].iter().any(|p| id.starts_with(p))
         || ["go-ko-psk", "go-ko-simple"].contains(&id);
     // Reading a PGN or FEN makes a local game: rooms only write PGN.
     let local_only = (id.starts_with("pgn-") && id != "pgn-download") || id == "chess-copy-fen";

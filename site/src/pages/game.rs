@@ -112,7 +112,6 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                 <h2>{tr("options-title")}</h2>
                 <div class="options">{fields}</div>
             })}
-            {screens(slug).map(|s| s.option_help(Signal::derive(move || config_of(&values.get()))))}
             <p class="message" role="alert" id="options-message">
                 {move || refused.get().map(|r| i18n.t_with("options-refused", &[("reason", r.into())])).or(message.get())}
             </p>
