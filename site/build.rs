@@ -48,15 +48,20 @@ fn shown_here(id: &str) -> bool {
         || ["go-ko-psk", "go-ko-simple"].contains(&id);
     // Reading a PGN or FEN makes a local game: rooms only write PGN.
     let local_only = (id.starts_with("pgn-") && id != "pgn-download") || id == "chess-copy-fen";
-    if (game_page || local_only) && !feature("LOCAL_SCREEN") && !feature("HOME_PAGES") {
+    let local_screen = feature("LOCAL_SCREEN");
+    if (game_page || local_only) && !local_screen && !feature("GAME_PAGE") && !feature("HOME_PAGES") {
         return false;
+    }
+    // The chess variant picker's words: only on the game's page.
+    if ["chess-variant-", "chess-piece-", "chess-reach-"].iter().any(|p| id.starts_with(p)) {
+        return feature("CHESS") && feature("GAME_PAGE");
     }
     // The home and game pages' own words, which a room's bundle never shows.
     let page_only = ["tagline", "home-title", "coming-soon", "coming-soon-long", "pick-game", "continue-local"]
         .into_iter()
         .chain(["continue-title", "play-local", "create-room", "join-room", "join-title"])
         .any(|page| page == id);
-    if page_only && !feature("LOCAL_SCREEN") && !feature("HOME_PAGES") {
+    if page_only && !local_screen && !feature("GAME_PAGE") && !feature("HOME_PAGES") {
         return false;
     }
     // Refusals and labels named without their game's prefix, shown only by the games that use them.

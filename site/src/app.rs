@@ -68,9 +68,7 @@ pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
         Route::Home => view! { <Home /> }.into_any(),
         #[cfg(feature = "home-pages")]
         Route::NotFound => view! { <NotFound /> }.into_any(),
-        Route::Game(slug)
-            if cfg!(feature = "home-pages") || cfg!(feature = "local-screen") && screens(slug).is_some() =>
-        {
+        Route::Game(slug) if cfg!(feature = "home-pages") || cfg!(feature = "game-page") && screens(slug).is_some() => {
             view! { <GamePage slug=slug /> }.into_any()
         }
         Route::Local(slug) => screens(slug).map(|s| s.local()).unwrap_or_else(|| ().into_any()),

@@ -6,7 +6,7 @@
 // Each bundle compiles a part of the site (Cargo.toml's features); what one part leaves unused,
 // another uses. Native builds have every feature and warn as usual.
 #![cfg_attr(
-    not(all(feature = "home-pages", feature = "local-screen", feature = "room-screen")),
+    not(all(feature = "home-pages", feature = "game-page", feature = "local-screen", feature = "room-screen")),
     allow(dead_code, unused_imports, unused_variables)
 )]
 

@@ -69,11 +69,13 @@ pub struct Bundle {
 }
 
 /// The bundles: `home` (every page without a game engine), then for each playable game its page
-/// and local game (`go`) and its rooms (`go-room`, which the room page's loader picks).
+/// (`go-page`: options, rules pictures, a new room), its local game (`go`) and its rooms (`go-room`,
+/// which the room page's loader picks). Moving between them is a page load.
 pub fn bundles() -> Vec<Bundle> {
     let mut bundles = vec![Bundle { name: "home".into(), features: vec!["home-pages"] }];
     for slug in Slug::ALL.into_iter().filter(|s| s.playable()) {
         let game = slug.name();
+        bundles.push(Bundle { name: format!("{game}-page"), features: vec![game, "game-page"] });
         bundles.push(Bundle { name: game.into(), features: vec![game, "local-screen"] });
         bundles.push(Bundle { name: format!("{game}-room"), features: vec![game, "room-screen"] });
     }
@@ -89,6 +91,7 @@ pub fn pages() -> Vec<Page> {
         let noindex = matches!(route, Route::Room(_));
         let bundle_name = match (&route, bundle) {
             (Route::Room(_), _) => "loader".to_owned(),
+            (Route::Game(_), Some(slug)) => format!("{}-page", slug.name()),
             (_, Some(slug)) => slug.name().to_owned(),
             (_, None) => "home".to_owned(),
         };
@@ -136,6 +139,7 @@ mod tests {
         assert!(find("edges/local.html").body.contains("id=\"edge-127\""), "the local game shows its board");
         assert!(find("popucom/local.html").body.contains("id=\"cell-40\""), "the local game shows its board");
         assert_eq!(find("go/local.html").bundle, "go");
+        assert_eq!(find("go.html").bundle, "go-page");
         assert_eq!(find("room.html").bundle, "loader");
         assert!(find("room.html").noindex && !find("room.html").public);
         let titles: std::collections::BTreeSet<_> = pages.iter().map(|p| p.title.clone()).collect();
@@ -143,7 +147,10 @@ mod tests {
         let names: Vec<String> = bundles().into_iter().map(|b| b.name).collect();
         assert_eq!(
             names,
-            ["home", "popucom", "popucom-room", "go", "go-room", "edges", "edges-room", "chess", "chess-room"]
+            ["home", "popucom-page", "popucom", "popucom-room", "go-page", "go", "go-room"]
+                .into_iter()
+                .chain(["edges-page", "edges", "edges-room", "chess-page", "chess", "chess-room"])
+                .collect::<Vec<_>>()
         );
     }
 }

@@ -48,17 +48,6 @@ impl Route {
             Route::NotFound => "/404".to_owned(),
         }
     }
-
-    /// The game whose screens this page needs, if any. A room's game is only known once the room is
-    /// read, so rooms are always opened by a page load unless the caller knows the game.
-    fn needs(&self) -> Result<Option<Slug>, ()> {
-        match self {
-            Route::Home | Route::NotFound => Ok(None),
-            Route::Game(slug) => Ok(slug.playable().then_some(*slug)),
-            Route::Local(slug) => Ok(Some(*slug)),
-            Route::Room(_) => Err(()),
-        }
-    }
 }
 
 /// A room code as the API takes it: 1 to 20 letters, digits, `-` or `_`.
@@ -95,10 +84,14 @@ impl Router {
 
     /// Whether this bundle shows `route` (`room_game`: the game of a room, when the caller knows it).
     fn shows_here(&self, route: &Route, room_game: Option<Slug>) -> bool {
-        match route.needs() {
-            Ok(None) => cfg!(feature = "home-pages"),
-            Ok(Some(slug)) => cfg!(feature = "local-screen") && screens(slug).is_some(),
-            Err(()) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| screens(slug).is_some()),
+        // A room's game is only known once the room is read, so rooms are opened by a page load
+        // unless the caller knows the game.
+        match *route {
+            Route::Home | Route::NotFound => cfg!(feature = "home-pages"),
+            Route::Game(slug) if !slug.playable() => cfg!(feature = "home-pages"),
+            Route::Game(slug) => cfg!(feature = "game-page") && screens(slug).is_some(),
+            Route::Local(slug) => cfg!(feature = "local-screen") && screens(slug).is_some(),
+            Route::Room(_) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| screens(slug).is_some()),
         }
     }
 

@@ -359,6 +359,39 @@ async fn pieces_are_drawn_and_move_by_drag_and_drop_with_a_mouse_or_a_finger() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chess_page_explains_the_chosen_variant_and_draws_where_each_piece_goes() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/chess", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    let heading = "return document.querySelector('#variant-card h2')?.textContent";
+    assert_eq!(js(&client, heading).await, json!("chess · 8 × 8"));
+    // Choosing a variant changes the card: its description, its start, its eight kinds of piece.
+    js(&client, "const s = document.getElementById('option-variant'); s.value = 'capablanca'; s.dispatchEvent(new Event('change')); return 1").await;
+    wait_until(&client, &format!("{heading} === 'capablanca · 10 × 8'"), 5, "the capablanca card").await;
+    let text = js(&client, "return document.getElementById('variant-card').textContent").await;
+    let text = text.as_str().unwrap();
+    assert!(text.contains("archbishop (bishop and knight)"), "{text}");
+    for name in ["Archbishop (A)", "Chancellor (C)", "Knight (N)", "Pawn (P)"] {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+    let pieces = js(&client, "return document.querySelectorAll('#variant-card .reach.start .piece').length").await;
+    assert_eq!(pieces, json!(40), "the start position's pieces");
+    // The knight stands in the middle of the empty board: its eight leaps, each a move or a capture.
+    let knight = "const li = [...document.querySelectorAll('.piece-moves li')].find(l => l.textContent.includes('(N)')); \
+        return [li.querySelectorAll('.reach .to-move.to-capture').length, li.querySelectorAll('.reach [class*=to-]').length]";
+    assert_eq!(js(&client, knight).await, json!([8, 8]));
+    // The rook's lines from e4 on 10 x 8: 9 squares along the rank, 7 along the file.
+    let rook = knight.replace("'(N)'", "'(R)'");
+    assert_eq!(js(&client, &rook).await, json!([16, 16]));
+    screenshot(&client, "chess-variant-card").await;
+    js(&client, "document.querySelector('.piece-moves').scrollIntoView(); return 1").await;
+    screenshot(&client, "chess-variant-pieces").await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_twelve_by_twelve_board_fits_a_phone() {
     let _one = exclusive();
     let (server, driver) = (Server::start(site_dist()), Driver::start());

@@ -69,7 +69,7 @@ fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&
 }
 
 /// Options, a local game, a new room: for a game this bundle plays.
-#[cfg(feature = "local-screen")]
+#[cfg(feature = "game-page")]
 #[component]
 fn PlayPanel(slug: Slug) -> impl IntoView {
     let i18n = use_i18n();
@@ -112,6 +112,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                 <h2>{tr("options-title")}</h2>
                 <div class="options">{fields}</div>
             })}
+            {screens(slug).map(|s| s.option_help(Signal::derive(move || config_of(&values.get()))))}
             <p class="message" role="alert" id="options-message">
                 {move || refused.get().map(|r| i18n.t_with("options-refused", &[("reason", r.into())])).or(message.get())}
             </p>
@@ -152,7 +153,7 @@ pub fn GamePage(slug: Slug) -> impl IntoView {
             <h1 class="page-title">{tr(slug.title_id())}</h1>
             <p class="tagline">{tr(slug.pitch_id())}</p>
             {match playable {
-                #[cfg(feature = "local-screen")]
+                #[cfg(feature = "game-page")]
                 true => view! { <PlayPanel slug=slug /> }.into_any(),
                 _ => view! { <p class="soon" id="coming-soon">{tr("coming-soon-long")}</p> }.into_any(),
             }}

@@ -75,6 +75,11 @@ pub trait GameUi: Copy + Send + Sync + 'static {
         ().into_any()
     }
 
+    /// What the chosen options mean, under them on the game's page (the chess variant explained).
+    fn option_help(_config: Signal<serde_json::Value>) -> AnyView {
+        ().into_any()
+    }
+
     /// Pictures for the rules on the game's page.
     fn diagrams() -> Vec<Diagram<Self::G>> {
         Vec::new()
@@ -116,6 +121,8 @@ pub trait Screens: Sync {
     fn diagrams(&self) -> AnyView;
     /// Whether the engine accepts `config`, and if not why (in the engine's words).
     fn check_config(&self, config: &serde_json::Value) -> Result<(), String>;
+    /// What the chosen options mean ([`GameUi::option_help`]).
+    fn option_help(&self, config: Signal<serde_json::Value>) -> AnyView;
     fn local(&self) -> AnyView;
     fn room(&self, code: String) -> AnyView;
 }
@@ -134,14 +141,18 @@ impl<U: GameUi> Screens for ScreensOf<U> {
 
     fn diagrams(&self) -> AnyView {
         crate::browser::ensure_style(U::SLUG.name(), U::CSS);
-        #[cfg(feature = "local-screen")]
+        #[cfg(feature = "game-page")]
         return parts::diagrams::<U>().into_any();
-        #[cfg(not(feature = "local-screen"))]
+        #[cfg(not(feature = "game-page"))]
         ().into_any()
     }
 
     fn check_config(&self, config: &serde_json::Value) -> Result<(), String> {
         History::<U::G>::new(config.clone()).map(|_| ())
+    }
+
+    fn option_help(&self, config: Signal<serde_json::Value>) -> AnyView {
+        U::option_help(config)
     }
 
     fn local(&self) -> AnyView {

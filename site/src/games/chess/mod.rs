@@ -3,6 +3,8 @@
 //! and typed in SAN or UCI; records go out as PGN and come in as PGN or FEN.
 
 mod board;
+#[cfg(feature = "game-page")]
+mod picker;
 mod records;
 
 use leptos::prelude::*;
@@ -61,6 +63,12 @@ impl GameUi for ChessUi {
     fn parse(game: &Chess, text: &str, _acting: Option<Seat>) -> Option<UciMove> {
         let typed = text.trim();
         game.read_move(typed).or_else(|| (!typed.is_empty()).then(|| UciMove(typed.to_ascii_lowercase())))
+    }
+
+    /// The chosen variant: what it is, its start, and where each piece goes.
+    #[cfg(feature = "game-page")]
+    fn option_help(config: Signal<serde_json::Value>) -> AnyView {
+        picker::variant_card(config).into_any()
     }
 
     fn records(record: Record<Chess>) -> AnyView {

@@ -1,0 +1,131 @@
+//! The chosen variant explained on the chess page, under the options: its name and board size, what
+//! it is (`chess-variant-<name>` in the locale files), its start position, and each of its pieces
+//! with a picture of where it goes from the middle of the board, drawn from its move tree
+//! (`tabula_core::fairy::reach`), so a new variant needs no hand-made picture. The card is one
+//! piece of HTML written here: as views, its many small pictures cost four times the bytes.
+
+use leptos::prelude::*;
+use tabula_core::fairy::reach::{CAPTURE, HOP, MOVE, SOMETIMES};
+use tabula_core::fairy::{Chess, ChessConfig, Variant};
+use tabula_core::Game;
+
+use super::board::{figure_use, placement};
+use crate::i18n::{has, use_i18n, I18n};
+
+/// The classes of a square of a piece's picture.
+pub fn reach_class(mark: u8) -> &'static str {
+    match (mark & (MOVE | CAPTURE), mark & HOP != 0, mark & SOMETIMES != 0) {
+        (0, _, _) => "",
+        (MOVE, false, false) => "to-move",
+        (CAPTURE, false, false) => "to-capture",
+        (_, false, false) => "to-move to-capture",
+        (_, true, _) => "to-hop",
+        (_, false, true) => "to-sometimes",
+    }
+}
+
+/// The pieces of a start position, White's letters in the order they first stand (a8 to h1).
+pub fn start_letters(fen: &str) -> Vec<char> {
+    let mut letters = Vec::new();
+    for c in fen.split(' ').next().unwrap_or_default().chars().filter(char::is_ascii_alphabetic) {
+        let letter = c.to_ascii_uppercase();
+        if !letters.contains(&letter) {
+            letters.push(letter);
+        }
+    }
+    letters
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// A piece in a picture: its figure, or its letter in a disc.
+fn piece_html(variant: &Variant, letter: char, side: u8) -> String {
+    match variant.figure(letter) {
+        Some(name) => {
+            format!("<svg class=\"piece figure side-{side}\" viewBox=\"0 0 45 45\">{}</svg>", figure_use(name))
+        }
+        None => format!("<span class=\"piece side-{side}\">{letter}</span>"),
+    }
+}
+
+/// A small board, top rank first: each square's classes and content.
+fn grid_html(variant: &Variant, square: impl Fn(usize) -> (&'static str, String)) -> String {
+    let files = variant.files();
+    let mut html = format!("<div class=\"reach\" style=\"--files: {files}\" aria-hidden=\"true\">");
+    for rank in (0..variant.ranks()).rev() {
+        for file in 0..files {
+            let colour = if (file + rank) % 2 == 0 { "dark" } else { "light" };
+            let (class, content) = square(rank * files + file);
+            html += &format!("<span class=\"{colour} {class}\">{content}</span>");
+        }
+    }
+    html + "</div>"
+}
+
+fn card_html(i18n: I18n, name: &str) -> Option<String> {
+    let variant = Variant::named(name)?;
+    let game = Chess::new(ChessConfig { variant: name.to_owned(), ..ChessConfig::default() }).ok()?;
+    let words = |id: &str| if has(id) { escape(&i18n.t(id)) } else { String::new() };
+    let (files, ranks) = (variant.files(), variant.ranks());
+    let mut html =
+        format!("<h2>{} · {files} × {ranks}</h2><p>{}</p>", escape(name), words(&format!("chess-variant-{name}")));
+    let start = placement(&game.fen(), files, ranks);
+    html += &grid_html(variant, |sq| {
+        ("", start[sq].map(|p| piece_html(variant, p.letter, p.seat.number())).unwrap_or_default())
+    })
+    .replacen("reach", "reach start", 1);
+    html += &format!("<h3>{}</h3><ul class=\"piece-moves\">", words("chess-variant-pieces"));
+    for letter in start_letters(&game.fen()) {
+        let Some(reach) = variant.reach(letter) else { continue };
+        let piece_name = variant.figure(letter).map(|f| words(&format!("chess-piece-{f}"))).unwrap_or_default();
+        let grid = grid_html(variant, |sq| {
+            let piece = if sq == reach.origin { piece_html(variant, letter, 1) } else { String::new() };
+            (reach_class(reach.marks[sq]), piece)
+        });
+        html += &format!("<li>{grid}<span>{piece_name} ({letter})</span></li>");
+    }
+    html += "</ul><ul class=\"reach-legend\">";
+    for id in ["move", "capture", "hop", "sometimes"] {
+        html += &format!("<li><span class=\"light to-{id}\"></span>{}</li>", words(&format!("chess-reach-{id}")));
+    }
+    Some(html + "</ul>")
+}
+
+/// The card of the variant `config` names.
+pub fn variant_card(config: Signal<serde_json::Value>) -> impl IntoView {
+    let i18n = use_i18n();
+    let name = Memo::new(move |_| config.with(|c| c["variant"].as_str().unwrap_or("chess").to_owned()));
+    view! { <section class="variant-card" id="variant-card" inner_html=move || card_html(i18n, &name.get())></section> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_position_lists_each_piece_once_and_marks_read_as_classes() {
+        let capablanca = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+        assert_eq!(start_letters(capablanca), ['R', 'N', 'A', 'B', 'Q', 'K', 'C', 'P']);
+        assert_eq!(reach_class(0), "");
+        assert_eq!(reach_class(MOVE), "to-move");
+        assert_eq!(reach_class(CAPTURE), "to-capture");
+        assert_eq!(reach_class(MOVE | CAPTURE), "to-move to-capture");
+        assert_eq!(reach_class(MOVE | CAPTURE | HOP), "to-hop");
+        assert_eq!(reach_class(MOVE | SOMETIMES), "to-sometimes");
+    }
+
+    #[test]
+    fn every_built_in_variant_has_its_words_and_every_figure_its_name() {
+        for name in Variant::builtin().keys() {
+            assert!(has(&format!("chess-variant-{name}")), "{name}");
+        }
+        for variant in Variant::builtin().values() {
+            for letter in start_letters(variant.start.as_deref().unwrap()) {
+                let figure = variant.figure(letter).unwrap();
+                assert!(has(&format!("chess-piece-{figure}")), "{figure}");
+            }
+        }
+    }
+}
