@@ -40,10 +40,13 @@ fn a_custom_variant_s_known_pieces_are_drawn_and_new_ones_are_not() {
         "start": "k1n3/6/6/6/6/3N1K w - - 0 1", "pieces": {
         "K": {"moves": [{"move": {"type": "leaper", "direction": [1, 1]}}, {"move": {"type": "leaper", "direction": [1, 0]}}], "expandMoves": "X", "royal": true},
         "N": {"moves": [{"move": {"type": "leaper", "direction": [2, 1]}}], "expandMoves": "X"},
-        "Q": {"moves": [{"move": {"type": "leaper", "direction": [2, 1]}}, {"move": {"type": "leaper", "direction": [3, 3]}}], "expandMoves": "X"}}}}"#;
+        "Q": {"moves": [{"move": {"type": "leaper", "direction": [2, 1]}}, {"move": {"type": "leaper", "direction": [3, 3]}}], "expandMoves": "X"},
+        "G": {"moves": [{"move": {"type": "leaper", "direction": [1, 1]}, "children": [
+            {"move": {"type": "rider", "direction": [0, 1]}}, {"move": {"type": "rider", "direction": [1, 0]}}]}], "expandMoves": "X"}}}}"#;
     let variants = Variant::all_from_json(json).unwrap();
     let mine = &variants["mine"];
     assert_eq!(mine.figure('K'), Some("king"), "moves listed in another order");
     assert_eq!(mine.figure('N'), Some("knight"), "(2,1) written for (1,2)");
     assert_eq!(mine.figure('Q'), None, "a new piece: the site shows its letter");
+    assert_eq!(mine.figure('G'), Some("griffin"), "the rides after the step listed in another order");
 }

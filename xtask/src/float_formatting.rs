@@ -33,12 +33,14 @@ pub fn drop(module: &mut Module) -> Result<bool> {
     let find =
         |want: &dyn Fn(&str) -> bool| module.funcs.iter().find(|f| f.name.as_deref().is_some_and(want)).map(|f| f.id());
     let Some(display) = find(&is_f64_display) else { return Ok(false) };
-    if let Some(serde) = find(&|name| name.starts_with(SERDE_FLOAT_MESSAGE)) {
-        // `fmt::Result::Ok(())`.
-        replace_body(module, serde, |body| {
-            body.i32_const(0);
-        });
-    }
+    // Without serde's writer, something else formats floats here: trapping would crash it.
+    let Some(serde) = find(&|name| name.starts_with(SERDE_FLOAT_MESSAGE)) else {
+        bail!("the wasm formats an f64, but not in serde's message: the float formatter must stay");
+    };
+    // `fmt::Result::Ok(())`.
+    replace_body(module, serde, |body| {
+        body.i32_const(0);
+    });
     replace_body(module, display, |body| {
         body.unreachable();
     });
@@ -85,6 +87,17 @@ mod tests {
         assert!(body(&module, display).contains("Unreachable"), "{}", body(&module, display));
         assert!(body(&module, serde).contains("I32(0)"), "{}", body(&module, serde));
         assert!(body(&module, other).contains("I32(1)"), "left as it was: {}", body(&module, other));
+    }
+
+    #[test]
+    fn a_float_formatter_used_elsewhere_than_serde_s_message_stays() {
+        let mut module = Module::with_config(ModuleConfig::new());
+        let mut builder = FunctionBuilder::new(&mut module.types, &[ValType::I32, ValType::I32], &[ValType::I32]);
+        builder.name("<f64 as core[abc]::fmt::Display>::fmt".into()).func_body().i32_const(1);
+        let args = vec![module.locals.add(ValType::I32), module.locals.add(ValType::I32)];
+        let display = builder.finish(args, &mut module.funcs);
+        assert!(drop(&mut module).unwrap_err().to_string().contains("must stay"));
+        assert!(body(&module, display).contains("I32(1)"));
     }
 
     #[test]

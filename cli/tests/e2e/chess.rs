@@ -351,6 +351,24 @@ async fn pieces_are_drawn_and_move_by_drag_and_drop_with_a_mouse_or_a_finger() {
     assert_eq!(shown(&client).await, before);
     let lifted = js(&client, "return document.querySelectorAll('.chess-board .sq[style]').length").await;
     assert_eq!(lifted, json!(0), "no piece left lifted");
+    // A press whose release is missed (let go off the board before moving far): hovering the board
+    // afterwards lifts nothing.
+    let a2 = js(&client, "const r = document.getElementById('square-a2').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];").await;
+    let (x, y) = (a2[0].as_f64().unwrap(), a2[1].as_f64().unwrap());
+    let mouse = |kind: &str, x: f64, y: f64, buttons: u8| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
+    cdp(&client, "Input.dispatchMouseEvent", mouse("mousePressed", x, y, 1)).await;
+    cdp(&client, "Input.dispatchMouseEvent", mouse("mouseMoved", x + 3.0, y, 1)).await;
+    cdp(&client, "Input.dispatchMouseEvent", mouse("mouseReleased", x + 3.0, y + 400.0, 0)).await;
+    for step in 1..=4 {
+        cdp(
+            &client,
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseMoved", "x": x + 20.0 * step as f64, "y": y - 30.0, "buttons": 0}),
+        )
+        .await;
+    }
+    let lifted = js(&client, "return document.querySelectorAll('.chess-board .sq[style]').length").await;
+    assert_eq!(lifted, json!(0), "no piece follows a pointer without a button");
     // A plain click after a drag is a tap again: it selects.
     click(&client, "#square-a1").await;
     wait_until(&client, "return document.getElementById('square-a1').classList.contains('selected')", 5, "a1 selected")

@@ -17,9 +17,13 @@ struct Figure {
     moves: Vec<String>,
 }
 
-/// The moves in an order-free form (compiling gives them in the order the data lists them).
+/// The moves in an order-free form (compiling gives them in the order the data lists them), the
+/// moves that follow a step too.
 fn key(nodes: &[Node]) -> Vec<String> {
-    let mut moves: Vec<String> = nodes.iter().map(|n| format!("{n:?}")).collect();
+    let mut moves: Vec<String> = nodes
+        .iter()
+        .map(|node| format!("{:?} then {:?}", Node { children: Vec::new(), ..node.clone() }, key(&node.children)))
+        .collect();
     moves.sort_unstable();
     moves
 }

@@ -237,8 +237,20 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     };
     // Drag and drop, in one handler for the four pointer events (one closure is less code).
     let pointer = move |event: web_sys::PointerEvent| {
+        // One finger drags; a second one is ignored.
+        if !event.is_primary() {
+            return;
+        }
         let (x, y) = (event.client_x(), event.client_y());
         let kind = event.type_();
+        // A drag whose release was missed (the button let go off the board before it moved far
+        // enough to capture the pointer) ends at the next move without a button, or the next press.
+        if kind == "pointerdown" || (kind == "pointermove" && event.buttons() & 1 == 0) {
+            if let Some(old) = drag.get_value().filter(|d| d.moved) {
+                lift(files, old.from, None);
+            }
+            drag.set_value(None);
+        }
         if kind == "pointerdown" {
             dropped.set_value(false);
             let mine =
@@ -292,6 +304,10 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             let mut class = String::from(if (file + rank) % 2 == 0 { "sq dark" } else { "sq light" });
             if let Some(piece) = pieces.with(|p| p[square]) {
                 class += &format!(" piece-{}", piece.seat.number());
+                // One's own pieces can be dragged: a swipe from them does not scroll the page.
+                if !diagram && Some(piece.seat) == acting.get() {
+                    class += " mine";
+                }
             }
             if selected.get() == Some(square) {
                 class += " selected";
@@ -335,6 +351,8 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
                     }
                 }
                 on:keydown=move |event: web_sys::KeyboardEvent| {
+                    // A key's click is a tap, even just after a drag.
+                    dropped.set_value(false);
                     let (f, r) = ((square % files) as i32, (square / files) as i32);
                     let turn = if flipped.get_untracked() { -1 } else { 1 };
                     let (f, r) = match event.key().as_str() {
