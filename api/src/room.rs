@@ -111,7 +111,9 @@ impl Room {
         Room {
             id,
             game: game.kind(),
-            config: game.config(),
+            // Complete in itself (a chess room keeps its variant's definition): a later change to
+            // the built-in data never changes this room's game.
+            config: game.stored_config(),
             moves: Vec::new(),
             version: 0,
             game_number: 0,
@@ -235,7 +237,7 @@ impl LoadedRoom {
         json!({
             "roomId": room.id.as_str(),
             "game": room.game,
-            "config": room.config,
+            "config": self.game.client_config(),
             "state": state,
             "moves": room.moves,
             "lastMove": room.moves.last(),

@@ -138,6 +138,14 @@ impl AnyGame {
     pub fn config(&self) -> Value {
         self.0.config()
     }
+    /// The config a room stores (see [`Game::stored_config`]).
+    pub fn stored_config(&self) -> Value {
+        self.0.stored_config()
+    }
+    /// The config clients are sent (see [`Game::client_config`]).
+    pub fn client_config(&self) -> Value {
+        self.0.client_config()
+    }
     pub fn status(&self) -> Status {
         self.0.status()
     }
@@ -183,6 +191,8 @@ impl fmt::Debug for AnyGame {
 trait ErasedGame: Send + Sync {
     fn kind(&self) -> GameKind;
     fn config(&self) -> Value;
+    fn stored_config(&self) -> Value;
+    fn client_config(&self) -> Value;
     fn status(&self) -> Status;
     fn state(&self) -> Value;
     fn view(&self) -> Value;
@@ -208,6 +218,12 @@ impl<G: Game> ErasedGame for G {
     }
     fn config(&self) -> Value {
         to_json(Game::config(self))
+    }
+    fn stored_config(&self) -> Value {
+        to_json(Game::stored_config(self))
+    }
+    fn client_config(&self) -> Value {
+        to_json(Game::client_config(self))
     }
     fn status(&self) -> Status {
         Game::status(self)

@@ -184,6 +184,18 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
 
     fn new(config: Self::Config) -> Result<Self, ConfigError>;
     fn config(&self) -> &Self::Config;
+
+    /// The config a room stores: complete in itself, so a later change to the game's built-in
+    /// data never changes a game in progress (fairy chess writes its variant's definition in).
+    fn stored_config(&self) -> Self::Config {
+        self.config().clone()
+    }
+
+    /// The config as clients are sent it: the stored one plus what a page needs and could not
+    /// derive cheaply (fairy chess adds its variant compiled).
+    fn client_config(&self) -> Self::Config {
+        self.config().clone()
+    }
     fn status(&self) -> Status;
     /// Every legal move of the side to move (empty once the game is over).
     fn legal_moves(&self) -> Vec<Self::Move>;

@@ -7,7 +7,7 @@ use tabula_core::fairy::{Chess, ChessConfig, UciMove, Variant};
 use tabula_core::Game;
 
 fn config(variant: &str, fen: Option<&str>, chess960: bool) -> ChessConfig {
-    ChessConfig { variant: variant.into(), fen: fen.map(str::to_owned), chess960 }
+    ChessConfig { variant: variant.into(), fen: fen.map(str::to_owned), chess960, ..ChessConfig::default() }
 }
 
 /// `data/san-pyffish.jsonl` (see `make_san_vectors.py`): moves of seeded random games in the

@@ -262,7 +262,7 @@ async fn moves_are_typed_and_listed_in_san_and_records_go_out_as_pgn_and_come_in
     let fen = "r4k3r/1P8/10/10/10/10/10/R4K3R w KQkq - 0 1";
     paste(&client, fen).await;
     let mut pasted =
-        Chess::new(ChessConfig { variant: "capablanca".into(), fen: Some(fen.into()), chess960: false }).unwrap();
+        Chess::new(ChessConfig { variant: "capablanca".into(), fen: Some(fen.into()), ..ChessConfig::default() }).unwrap();
     see(&client, &pasted, "the pasted FEN").await;
     assert_eq!(move_list(&client).await, Vec::<String>::new());
     type_move(&client, "bxa8=Q").await;

@@ -1,6 +1,8 @@
 //! Fairy chess behind the common game interface: game kind `chess` with a built-in variant's name.
 //! Moves are UCI strings; the state is the variant, the FEN and the shared `to_move`/`result`.
 
+use std::sync::Arc;
+
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -11,17 +13,45 @@ use crate::GameKind;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ChessConfig {
-    /// A built-in variant (`core/data/fairy-variants.json`).
+    /// A built-in variant (`core/data/fairy-variants.json`), or the name of the one `definition` gives.
     pub variant: String,
     /// The start position; the variant's own when absent.
     pub fen: Option<String>,
     /// Castling written king-takes-rook, as in Chess960 start positions.
     pub chess960: bool,
+    /// The variant itself in the seed's JSON model: a custom variant, or a built-in one as a room
+    /// stored it when it was created. When present it is the variant played, whatever its name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition: Option<serde_json::Value>,
+    /// `definition` compiled (`Variant::compiled_text`), added by the server for the pages that carry
+    /// no reader of the JSON model (rooms). Ignored wherever the model can be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiled: Option<String>,
 }
 
 impl Default for ChessConfig {
     fn default() -> Self {
-        ChessConfig { variant: "chess".into(), fen: None, chess960: false }
+        ChessConfig { variant: "chess".into(), fen: None, chess960: false, definition: None, compiled: None }
+    }
+}
+
+/// The variant a config asks for: its definition read here if this build can read definitions,
+/// else its compiled form; a built-in one by name when it has no definition.
+fn variant_of(config: &mut ChessConfig) -> Result<Arc<Variant>, ConfigError> {
+    if config.definition.is_none() {
+        config.compiled = None;
+        return Variant::shared(&config.variant).ok_or_else(|| ConfigError(format!("unknown variant {:?}", config.variant)));
+    }
+    #[cfg(feature = "definitions")]
+    {
+        config.compiled = None;
+        let definition = config.definition.as_ref().expect("checked above");
+        Variant::from_definition(&config.variant, definition).map(Arc::new).map_err(ConfigError)
+    }
+    #[cfg(not(feature = "definitions"))]
+    {
+        let compiled = config.compiled.as_deref().ok_or_else(|| ConfigError("definition: not compiled".into()))?;
+        Variant::from_compiled_text(compiled).map(Arc::new).map_err(ConfigError)
     }
 }
 
@@ -50,7 +80,7 @@ impl Rejection for ChessError {
 #[derive(Clone, Debug)]
 pub struct Chess {
     config: ChessConfig,
-    variant: &'static Variant,
+    variant: Arc<Variant>,
     position: Position,
     /// Legal moves of the position, in UCI, with the moves themselves.
     legal: Vec<(String, super::Move)>,
@@ -67,21 +97,21 @@ fn key_hash(key: &str) -> u64 {
 }
 
 impl Chess {
-    fn at(config: ChessConfig, variant: &'static Variant, position: Position, mut seen: Vec<u64>) -> Chess {
+    fn at(config: ChessConfig, variant: Arc<Variant>, position: Position, mut seen: Vec<u64>) -> Chess {
         let mut legal: Vec<(String, super::Move)> =
-            position.legal_moves(variant).into_iter().map(|mv| (position.uci(variant, mv), mv)).collect();
+            position.legal_moves(&variant).into_iter().map(|mv| (position.uci(&variant, mv), mv)).collect();
         legal.sort_by(|a, b| a.0.cmp(&b.0));
-        seen.push(key_hash(&position.repetition_key(variant)));
+        seen.push(key_hash(&position.repetition_key(&variant)));
         Chess { config, variant, position, legal, seen }
     }
 
-    pub fn variant(&self) -> &'static Variant {
-        self.variant
+    pub fn variant(&self) -> &Variant {
+        &self.variant
     }
 
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
-        self.position.in_check(self.variant)
+        self.position.in_check(&self.variant)
     }
 
     /// How many times the position on the board has stood there (1 the first time).
@@ -91,14 +121,14 @@ impl Chess {
     }
 
     pub fn fen(&self) -> String {
-        self.position.fen(self.variant)
+        self.position.fen(&self.variant)
     }
 
     /// A legal move in SAN (`Nf3`, `O-O`, `e8=Q#`); None for a move that is not legal here.
     pub fn san(&self, mv: &UciMove) -> Option<String> {
         let index = self.legal.binary_search_by(|(uci, _)| uci.as_str().cmp(&mv.0)).ok()?;
         let moves: Vec<super::Move> = self.legal.iter().map(|(_, m)| *m).collect();
-        Some(self.position.san(self.variant, self.legal[index].1, &moves))
+        Some(self.position.san(&self.variant, self.legal[index].1, &moves))
     }
 
     /// The legal move a player typed, in UCI or SAN (`g1f3`, `Nf3`, `0-0`, `e8=Q+`).
@@ -111,7 +141,7 @@ impl Chess {
         let moves: Vec<super::Move> = self.legal.iter().map(|(_, m)| *m).collect();
         self.legal
             .iter()
-            .find(|(_, mv)| super::san::plain(&self.position.san_unmarked(self.variant, *mv, &moves)) == typed)
+            .find(|(_, mv)| super::san::plain(&self.position.san_unmarked(&self.variant, *mv, &moves)) == typed)
             .map(|(uci, _)| UciMove(uci.clone()))
     }
 
@@ -139,15 +169,14 @@ impl Game for Chess {
     type Illegal = ChessError;
     type View = Chess;
 
-    fn new(config: ChessConfig) -> Result<Self, ConfigError> {
-        let variant = Variant::named(&config.variant)
-            .ok_or_else(|| ConfigError(format!("unknown variant {:?}", config.variant)))?;
+    fn new(mut config: ChessConfig) -> Result<Self, ConfigError> {
+        let variant = variant_of(&mut config)?;
         let fen = config
             .fen
             .clone()
             .or_else(|| variant.start.clone())
             .ok_or_else(|| ConfigError("no start position".into()))?;
-        let position = Position::from_fen(variant, &fen, config.chess960).map_err(ConfigError)?;
+        let position = Position::from_fen(&variant, &fen, config.chess960).map_err(|e| ConfigError(format!("fen: {e}")))?;
         Ok(Chess::at(config, variant, position, Vec::new()))
     }
 
@@ -155,12 +184,32 @@ impl Game for Chess {
         &self.config
     }
 
+    /// With the built-in variant's definition written in, so a room plays the rules it began with.
+    #[cfg_attr(not(all(feature = "definitions", not(compiled_variants))), allow(unused_mut))]
+    fn stored_config(&self) -> ChessConfig {
+        let mut config = self.config.clone();
+        #[cfg(all(feature = "definitions", not(compiled_variants)))]
+        if config.definition.is_none() {
+            config.definition = Variant::builtin_definition(&config.variant);
+        }
+        config
+    }
+
+    /// With the variant compiled when it comes from a definition (a room's page cannot read one).
+    fn client_config(&self) -> ChessConfig {
+        let mut config = self.config.clone();
+        if config.definition.is_some() {
+            config.compiled = Some(self.variant.compiled_text());
+        }
+        config
+    }
+
     /// Checkmate wins, stalemate draws (or loses, in shatranj), and so do the 50-move rule (100
     /// plies without a capture or a pawn move), a position's third repetition, and material that
     /// can never mate; in shatranj a bare king loses.
     fn status(&self) -> Status {
         if self.legal.is_empty() {
-            if self.position.in_check(self.variant) {
+            if self.position.in_check(&self.variant) {
                 return Status::Over(Outcome { winner: Some(self.side().other()), reason: "checkmate" });
             }
             let winner = self.variant.stalemate_loses.then(|| self.side().other());
@@ -168,7 +217,7 @@ impl Game for Chess {
         }
         if self.variant.bare_king_loses {
             // The other side is bare and had its move to bare this one back: the side to move wins.
-            let pieces = self.position.non_royal_pieces(self.variant);
+            let pieces = self.position.non_royal_pieces(&self.variant);
             let (mine, theirs) = if self.side() == Seat::One { (pieces[0], pieces[1]) } else { (pieces[1], pieces[0]) };
             if theirs == 0 && mine > 0 {
                 return Status::Over(Outcome { winner: Some(self.side()), reason: "bare_king" });
@@ -180,7 +229,7 @@ impl Game for Chess {
         if self.repetitions() >= 3 {
             return Status::Over(Outcome { winner: None, reason: "repetition" });
         }
-        if self.position.insufficient_material(self.variant) {
+        if self.position.insufficient_material(&self.variant) {
             return Status::Over(Outcome { winner: None, reason: "insufficient_material" });
         }
         Status::ToMove(self.side())
@@ -206,10 +255,10 @@ impl Game for Chess {
 
     fn play_unchecked(&mut self, mv: &UciMove) {
         let index = self.legal.binary_search_by(|(uci, _)| uci.as_str().cmp(&mv.0)).expect("a checked move");
-        let next = self.position.after(self.variant, self.legal[index].1);
+        let next = self.position.after(&self.variant, self.legal[index].1);
         // A capture or a pawn move can never be undone: no earlier position can come back.
         let seen = if next.halfmove_clock() == 0 { Vec::new() } else { std::mem::take(&mut self.seen) };
-        *self = Chess::at(self.config.clone(), self.variant, next, seen);
+        *self = Chess::at(self.config.clone(), self.variant.clone(), next, seen);
     }
 
     fn view(&self) -> Chess {
@@ -236,7 +285,7 @@ impl Serialize for Chess {
             fen: self.fen(),
             chess960: self.config.chess960,
             to_move: status.to_move(),
-            in_check: self.position.in_check(self.variant),
+            in_check: self.position.in_check(&self.variant),
             result: status.outcome().map(OutcomeRecord::from),
         }
         .serialize(s)
@@ -247,7 +296,7 @@ impl Serialize for Chess {
 impl<'de> Deserialize<'de> for Chess {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let state = StateRepr::deserialize(d)?;
-        let config = ChessConfig { variant: state.variant, fen: Some(state.fen), chess960: state.chess960 };
+        let config = ChessConfig { variant: state.variant, fen: Some(state.fen), chess960: state.chess960, ..ChessConfig::default() };
         let game = Chess::new(config).map_err(D::Error::custom)?;
         if game.status().to_move() != state.to_move {
             return Err(D::Error::custom("to_move does not follow from the position"));

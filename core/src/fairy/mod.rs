@@ -4,6 +4,8 @@
 
 #[cfg(test)]
 mod differential;
+#[cfg(feature = "definitions")]
+mod definition;
 mod draws;
 mod figures;
 mod game;
@@ -142,13 +144,16 @@ impl Variant {
     pub fn from_def(name: &str, def: &VariantDef) -> Result<Variant, String> {
         let [files, ranks] = def.board;
         if !(1..=MAX_FILES).contains(&files) || !(1..=MAX_FILES).contains(&ranks) {
-            return Err(format!("board {files}x{ranks}: at most 12 x 12"));
+            return Err(format!("board: {files} x {ranks}; from 1 x 1 to 12 x 12"));
+        }
+        if def.pieces.len() > 63 {
+            return Err(format!("pieces: {} piece types; at most 63", def.pieces.len()));
         }
         let mut pieces = Vec::new();
         for (id, piece) in &def.pieces {
             let mut letters = id.chars();
             let letter = letters.next().filter(|c| c.is_ascii_uppercase() && letters.next().is_none());
-            let letter = letter.ok_or_else(|| format!("piece id {id:?}: one capital letter (FEN needs it)"))?;
+            let letter = letter.ok_or_else(|| format!("pieces.{id}: a piece's id is one capital letter (FEN needs it)"))?;
             let white = compile(&def.pieces, id, 0)?;
             let plain = |n: &Node| n.children.is_empty() && n.reflections == 0 && n.hop == Hop::None;
             // A piece attacks every square any path of its tree can capture on: a move-only step
@@ -180,11 +185,9 @@ impl Variant {
         let promotion = def
             .promotion
             .iter()
-            .map(|id| index(id).ok_or(format!("unknown promotion piece {id}")))
+            .enumerate()
+            .map(|(at, id)| index(id).ok_or(format!("promotion[{at}]: no piece {id:?}")))
             .collect::<Result<_, _>>()?;
-        if pieces.len() > 63 {
-            return Err("at most 63 piece types".into());
-        }
         let has_complex = pieces.iter().any(|p| !p.simple);
         let white_steps = def
             .double_step_ranks_white_0based
@@ -199,13 +202,15 @@ impl Variant {
             let at = pieces
                 .iter()
                 .position(|p| p.letter.to_string() == *id)
-                .ok_or(format!("unknown piece {id} in promotion_limits"))?;
+                .ok_or(format!("promotion_limits.{id}: no such piece"))?;
             promotion_limits[at] = Some(limit);
         }
         let kings = def.castling_king_files.unwrap_or([2, files.saturating_sub(2)]);
         let rooks = def.castling_rook_files.unwrap_or([kings[0] + 1, kings[1].saturating_sub(1)]);
         if kings.iter().chain(&rooks).any(|&f| f >= files) {
-            return Err(format!("castling files {kings:?} and {rooks:?} must be on the board's {files} files"));
+            return Err(format!(
+                "castling_king_files, castling_rook_files: {kings:?} and {rooks:?} must be on the board's {files} files"
+            ));
         }
         let mut variant = Variant {
             castling_files: [[kings[0], rooks[0]], [kings[1], rooks[1]]],
@@ -255,6 +260,32 @@ impl Variant {
         Ok(variants)
     }
 
+    /// This variant compiled, as base64 text: how a room's variant reaches the pages that carry no
+    /// reader of the JSON model (the server writes it; `from_compiled_text` reads it).
+    pub fn compiled_text(&self) -> String {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD_NO_PAD.encode(postcard::to_allocvec(self).expect("a variant serialises"))
+    }
+
+    /// Reads what `compiled_text` wrote, refusing bytes whose indices could not be played.
+    pub fn from_compiled_text(text: &str) -> Result<Variant, String> {
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::STANDARD_NO_PAD.decode(text).map_err(|e| e.to_string())?;
+        let mut variant: Variant = postcard::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        let pieces = variant.pieces.len();
+        let fits = (1..=MAX_FILES).contains(&variant.files)
+            && (1..=MAX_FILES).contains(&variant.ranks)
+            && pieces <= 63
+            && variant.promotion.iter().all(|&p| (p as usize) < pieces)
+            && variant.promotion_limits.len() == pieces
+            && variant.castling_files.iter().flatten().all(|&f| f < variant.files);
+        if !fits {
+            return Err("a compiled variant that does not fit its board".into());
+        }
+        variant.derive_tables();
+        Ok(variant)
+    }
+
     /// The tables that follow from the rest (not written when compiled): attack lines, square coordinates.
     fn derive_tables(&mut self) {
         self.lines = [attack_lines(&self.pieces, 0), attack_lines(&self.pieces, 1)];
@@ -284,6 +315,15 @@ impl Variant {
     pub fn named(name: &str) -> Option<&'static Variant> {
         let builtin = Variant::builtin();
         builtin.get(name).or_else(|| builtin.values().find(|v| v.fairy_stockfish.as_deref() == Some(name)))
+    }
+
+    /// A built-in variant as `named` finds it, shared: what a game holds (no copy per game).
+    pub fn shared(name: &str) -> Option<std::sync::Arc<Variant>> {
+        static SHARED: std::sync::OnceLock<BTreeMap<String, std::sync::Arc<Variant>>> = std::sync::OnceLock::new();
+        let shared = SHARED.get_or_init(|| {
+            Variant::builtin().iter().map(|(name, v)| (name.clone(), std::sync::Arc::new(v.clone()))).collect()
+        });
+        shared.get(&Variant::named(name)?.name).cloned()
     }
 
     /// The variants Tabula ships (`core/data/fairy-variants.json`), by name.
@@ -371,7 +411,7 @@ impl Position {
                     if chars.peek().is_some_and(|n| n.is_ascii_digit()) {
                         continue;
                     }
-                    file += digits.parse::<usize>().map_err(|e| e.to_string())?;
+                    file = file.saturating_add(digits.parse::<usize>().map_err(|e| e.to_string())?);
                     digits.clear();
                     continue;
                 }
@@ -641,6 +681,11 @@ impl Position {
     fn royal_square(&self, _variant: &Variant, colour: u8) -> Option<usize> {
         let sq = self.royal[colour as usize];
         (sq != NONE).then_some(sq as usize)
+    }
+
+    /// Whether `colour` (0 White, 1 Black) has a royal piece on the board.
+    pub fn has_royal(&self, colour: u8) -> bool {
+        self.royal[colour as usize] != NONE
     }
 
     pub fn in_check(&self, variant: &Variant) -> bool {

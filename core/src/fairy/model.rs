@@ -92,23 +92,24 @@ impl VariantDef {
         let [files, height] = self.board;
         let mut grid: Vec<Vec<Option<char>>> = vec![vec![None; files]; height];
         for (rank, pieces) in ranks {
-            let rank: usize = rank.parse().map_err(|_| format!("rank {rank:?} is not a number"))?;
+            let field = format!("initialPiecePositions.{rank}");
+            let rank: usize = rank.parse().map_err(|_| format!("{field}: a rank is a number from 0"))?;
             if rank >= height || pieces.len() > files {
-                return Err(format!("rank {rank} does not fit the board"));
+                return Err(format!("{field}: does not fit the {files} x {height} board"));
             }
             for (file, piece) in pieces.iter().enumerate() {
                 let Some(piece) = piece else { continue };
-                let (white, id) = match (self.is_asymmetric, piece.split_at(1)) {
-                    (true, ("W", id)) => (true, id),
-                    (true, ("B", id)) => (false, id),
-                    (true, _) => return Err(format!("{piece:?}: asymmetric games prefix pieces with W or B")),
-                    (false, _) => (true, piece.as_str()),
+                let (white, id) = match (self.is_asymmetric, piece.strip_prefix('W'), piece.strip_prefix('B')) {
+                    (false, _, _) => (true, piece.as_str()),
+                    (true, Some(id), _) => (true, id),
+                    (true, _, Some(id)) => (false, id),
+                    _ => return Err(format!("{field}: {piece:?}; asymmetric games prefix pieces with W or B")),
                 };
                 let letter = id
                     .chars()
                     .next()
                     .filter(|_| self.pieces.contains_key(id))
-                    .ok_or(format!("unknown piece {id:?}"))?;
+                    .ok_or(format!("{field}: no piece {id:?}"))?;
                 grid[rank][file] = Some(if white { letter } else { letter.to_ascii_lowercase() });
                 if !self.is_asymmetric {
                     grid[height - 1 - rank][file] = Some(letter.to_ascii_lowercase());
@@ -280,37 +281,64 @@ fn images(expand: Option<&str>) -> Vec<Symmetry> {
     }
 }
 
+/// At most this many compiled steps (children counted) per piece: references and expansions
+/// multiply, so a short definition could otherwise ask for millions.
+pub const MAX_STEPS: usize = 1024;
+
+/// How far a single step may go in each axis (a 12 x 12 board has 11 files beside any square).
+const MAX_OFFSET: i32 = super::MAX_FILES as i32 - 1;
+
+fn steps(nodes: &[Node]) -> usize {
+    nodes.iter().map(|n| 1 + steps(&n.children)).sum()
+}
+
 /// Compiles a piece's moves (references resolved, expansions applied, duplicates dropped), as seen
-/// from White.
+/// from White. Errors name the field at fault (`pieces.G.moves[0].move.type: ...`).
 pub fn compile(pieces: &BTreeMap<String, PieceDef>, id: &str, depth: usize) -> Result<Vec<Node>, String> {
+    let path = format!("pieces.{id}");
     if depth > 8 {
-        return Err(format!("piece {id}: references loop"));
+        return Err(format!("{path}: references loop (or nest deeper than 8)"));
     }
-    let def = pieces.get(id).ok_or_else(|| format!("unknown piece {id:?}"))?;
+    let def = pieces.get(id).ok_or_else(|| format!("{path}: no such piece"))?;
     let mut base = Vec::new();
-    for node in &def.moves {
-        base.extend(compile_node(pieces, node, depth)?);
+    for (index, node) in def.moves.iter().enumerate() {
+        base.extend(compile_node(pieces, node, depth, &format!("{path}.moves[{index}]"))?);
+        if steps(&base) > MAX_STEPS {
+            return Err(format!("{path}.moves: more than {MAX_STEPS} steps once references are resolved"));
+        }
     }
     let mut out: Vec<Node> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for image in images(def.expand.as_deref()) {
         for node in &base {
             let turned = node.transform(&image);
-            if !out.contains(&turned) {
+            if seen.insert(turned.clone()) {
                 out.push(turned);
             }
+        }
+        if steps(&out) > MAX_STEPS {
+            return Err(format!("{path}.expandMoves: more than {MAX_STEPS} steps once expanded"));
         }
     }
     Ok(out)
 }
 
-fn compile_node(pieces: &BTreeMap<String, PieceDef>, node: &MoveNode, depth: usize) -> Result<Vec<Node>, String> {
-    let when = node.when.as_deref().map(Condition::parse).transpose()?;
+fn compile_node(
+    pieces: &BTreeMap<String, PieceDef>,
+    node: &MoveNode,
+    depth: usize,
+    path: &str,
+) -> Result<Vec<Node>, String> {
+    let when = node.when.as_deref().map(Condition::parse).transpose().map_err(|e| format!("{path}.when: {e}"))?;
     match &node.spec {
         MoveSpec::Ref { piece } => {
+            if !pieces.contains_key(piece) {
+                return Err(format!("{path}.move.ref: no piece {piece:?}"));
+            }
             let mut nodes = compile(pieces, piece, depth + 1)?;
             for n in &mut nodes {
                 if when.is_some() && n.when.is_some() {
-                    return Err(format!("a condition on a reference to {piece}, whose moves have their own"));
+                    return Err(format!("{path}.when: a condition on a reference to {piece}, whose moves have their own"));
                 }
                 n.when = n.when.or(when);
             }
@@ -322,29 +350,35 @@ fn compile_node(pieces: &BTreeMap<String, PieceDef>, node: &MoveNode, depth: usi
                 "rider" => (true, Hop::None),
                 "hopper" => (true, Hop::Cannon),
                 "grasshopper" => (true, Hop::Grasshopper),
-                other => return Err(format!("unsupported move type {other:?}")),
+                other => {
+                    return Err(format!(
+                        "{path}.move.type: {other:?} is not a move type (leaper, rider, hopper, grasshopper)"
+                    ))
+                }
             };
             let mode = match option.as_deref() {
                 None => Mode::Both,
                 Some("move-only") => Mode::MoveOnly,
                 Some("capture-only") => Mode::CaptureOnly,
-                Some(other) => return Err(format!("unsupported option {other:?}")),
+                Some(other) => return Err(format!("{path}.move.option: {other:?} is not move-only or capture-only")),
             };
-            let mut children = Vec::new();
-            for child in &node.children {
-                children.extend(compile_node(pieces, child, depth)?);
+            let [dx, dy] = *direction;
+            if (dx, dy) == (0, 0) || dx.abs() > MAX_OFFSET || dy.abs() > MAX_OFFSET {
+                return Err(format!("{path}.move.direction: [{dx}, {dy}] must move, at most {MAX_OFFSET} squares each way"));
             }
-            Ok(vec![Node {
-                rider,
-                hop,
-                dx: direction[0],
-                dy: direction[1],
-                length: length.unwrap_or(0),
-                reflections: reflection_limit.unwrap_or(0),
-                mode,
-                when,
-                children,
-            }])
+            let length = length.unwrap_or(0);
+            if length > MAX_OFFSET as u32 {
+                return Err(format!("{path}.move.length: {length} is more than {MAX_OFFSET} (0 or absent: no limit)"));
+            }
+            let reflections = reflection_limit.unwrap_or(0);
+            if reflections > 16 {
+                return Err(format!("{path}.move.reflectionLimit: {reflections} is more than 16"));
+            }
+            let mut children = Vec::new();
+            for (index, child) in node.children.iter().enumerate() {
+                children.extend(compile_node(pieces, child, depth, &format!("{path}.children[{index}]"))?);
+            }
+            Ok(vec![Node { rider, hop, dx, dy, length, reflections, mode, when, children }])
         }
     }
 }

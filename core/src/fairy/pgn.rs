@@ -142,7 +142,7 @@ fn config_of(variant: Option<String>, fen: Option<String>) -> Result<ChessConfig
             (find(base).ok_or_else(|| PgnError::Variant(name.clone()))?, true)
         }
     };
-    Ok(ChessConfig { variant, fen, chess960 })
+    Ok(ChessConfig { variant, fen, chess960, ..ChessConfig::default() })
 }
 
 /// The tag pairs and the movetext after them.

@@ -1,0 +1,168 @@
+//! A variant given as data at run time: a custom variant, or the definition a room stored when it
+//! was created. Read under limits, and every refusal names the field at fault
+//! (`definition.pieces.G.moves[0].move.type: ...`), so the server can refuse a bad one before any
+//! room exists and the page can say what to fix.
+
+use serde_json::Value;
+
+use super::{Position, Variant, VariantDef};
+
+/// The largest definition accepted, written as compact JSON.
+pub const MAX_DEFINITION_BYTES: usize = 64 * 1024;
+
+impl Variant {
+    /// Reads and checks a definition in the seed's JSON model: it fits in 64 KiB, every field
+    /// reads, every piece it names exists, and it has a start position on its board with a royal
+    /// piece for each side.
+    pub fn from_definition(name: &str, definition: &Value) -> Result<Variant, String> {
+        let size = serde_json::to_vec(definition).map_or(usize::MAX, |bytes| bytes.len());
+        if size > MAX_DEFINITION_BYTES {
+            return Err(format!("definition: {size} bytes; at most {MAX_DEFINITION_BYTES} (64 KiB)"));
+        }
+        if !definition.is_object() {
+            return Err("definition: a variant is a JSON object ({\"board\": ..., \"pieces\": ...})".into());
+        }
+        let def: VariantDef = serde_path_to_error::deserialize(definition).map_err(|error| {
+            let path = error.path().to_string();
+            let field = if path == "." { String::new() } else { format!(".{path}") };
+            format!("definition{field}: {}", error.inner())
+        })?;
+        let variant = Variant::from_def(name, &def).map_err(|e| format!("definition.{e}"))?;
+        let start = variant
+            .start
+            .as_deref()
+            .ok_or("definition.start: a start position is needed (start, or initialPiecePositions)")?;
+        let position = Position::from_fen(&variant, start, false).map_err(|e| format!("definition.start: {e}"))?;
+        for (colour, side) in ["White", "Black"].into_iter().enumerate() {
+            if !position.has_royal(colour as u8) {
+                return Err(format!(
+                    "definition.start: {side} has no royal piece (mark the king \"royal\": true and place it)"
+                ));
+            }
+        }
+        Ok(variant)
+    }
+
+    /// The built-in variant `name` as the seed's JSON model (what a room stores), if there is one.
+    #[cfg(not(compiled_variants))]
+    pub fn builtin_definition(name: &str) -> Option<Value> {
+        static DEFINITIONS: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
+        let all = DEFINITIONS.get_or_init(|| {
+            serde_json::from_str(include_str!("../../data/fairy-variants.json")).expect("the shipped variants read")
+        });
+        let name = &Variant::named(name)?.name;
+        all.get(name).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn refusal(definition: Value) -> String {
+        Variant::from_definition("custom", &definition).expect_err("refused")
+    }
+
+    fn refused_with(definition: Value, start: &str) {
+        let refusal = refusal(definition);
+        assert!(refusal.starts_with(start), "{refusal:?} should start with {start:?}");
+    }
+
+    /// A king and a rook each on a 4 x 4 board: the smallest definition used below, changed one
+    /// field at a time.
+    fn small() -> Value {
+        json!({
+            "board": [4, 4],
+            "pieces": {
+                "K": {"royal": true, "expandMoves": "X", "moves": [
+                    {"move": {"type": "leaper", "direction": [1, 0]}},
+                    {"move": {"type": "leaper", "direction": [1, 1]}}]},
+                "R": {"expandMoves": "X", "moves": [{"move": {"type": "rider", "direction": [1, 0]}}]}
+            },
+            "start": "k2r/4/4/R2K w - - 0 1"
+        })
+    }
+
+    #[test]
+    fn a_small_definition_reads() {
+        let variant = Variant::from_definition("custom", &small()).unwrap();
+        assert_eq!((variant.files(), variant.ranks(), variant.name.as_str()), (4, 4, "custom"));
+    }
+
+    #[test]
+    fn every_built_in_variant_reads_back_from_its_definition() {
+        for (name, builtin) in Variant::builtin() {
+            let definition = Variant::builtin_definition(name).unwrap();
+            let variant = Variant::from_definition(name, &definition).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(variant.compiled_text(), builtin.compiled_text(), "{name}");
+        }
+    }
+
+    #[test]
+    fn refusals_name_the_field_at_fault() {
+        let mut bad = small();
+        bad["pieces"]["R"]["moves"][0]["move"]["type"] = json!("jumper");
+        refused_with(bad, "definition.pieces.R.moves[0].move.type: \"jumper\"");
+        let mut bad = small();
+        bad["pieces"]["R"]["moves"][0]["move"]["direction"] = json!([1]);
+        refused_with(bad, "definition.pieces.R.moves[0].move");
+        let mut bad = small();
+        bad["pieces"]["R"]["moves"][0]["move"]["direction"] = json!([0, 0]);
+        refused_with(bad, "definition.pieces.R.moves[0].move.direction: [0, 0] must move");
+        let mut bad = small();
+        bad["pieces"]["R"]["moves"][0] = json!({"move": {"ref": "Q"}});
+        assert_eq!(refusal(bad), "definition.pieces.R.moves[0].move.ref: no piece \"Q\"");
+        let mut bad = small();
+        bad["board"] = json!([13, 4]);
+        refused_with(bad, "definition.board: 13 x 4");
+        let mut bad = small();
+        bad["board"] = json!("big");
+        refused_with(bad, "definition.board: ");
+        let mut bad = small();
+        bad["promotion"] = json!(["R", "Q"]);
+        assert_eq!(refusal(bad), "definition.promotion[1]: no piece \"Q\"");
+        let mut bad = small();
+        bad["pieces"]["K"]["royal"] = json!(false);
+        refused_with(bad, "definition.start: White has no royal piece");
+        let mut bad = small();
+        bad["start"] = json!("k2r/4/4/R2K/4 w - - 0 1");
+        assert_eq!(refusal(bad), "definition.start: 5 ranks in the FEN, the board has 4");
+        let mut bad = small();
+        bad["start"] = json!("k2r/4/4/R3K w - - 0 1");
+        refused_with(bad, "definition.start: ");
+        let mut bad = small();
+        bad.as_object_mut().unwrap().remove("start");
+        refused_with(bad, "definition.start: a start position is needed");
+        let mut bad = small();
+        bad["pieces"]["R"]["moves"][0]["when"] = json!("sometimes");
+        refused_with(bad, "definition.pieces.R.moves[0].when: ");
+        let mut bad = small();
+        bad["pieces"]["r2"] = json!({"moves": []});
+        refused_with(bad, "definition.pieces.r2: a piece's id is one capital letter");
+        refused_with(json!([1, 2]), "definition: ");
+    }
+
+    #[test]
+    fn definitions_that_would_ask_too_much_are_refused() {
+        let mut big = small();
+        big["description"] = json!("x".repeat(MAX_DEFINITION_BYTES));
+        assert!(refusal(big).contains("at most 65536 (64 KiB)"));
+        // Each piece is a knight's leap followed by any move of the piece before it: a few lines
+        // that would ask for 8^8 steps.
+        let mut chain = small();
+        let pieces = chain["pieces"].as_object_mut().unwrap();
+        for (letter, before) in ["A", "B", "C", "D", "E", "F", "G"].into_iter().zip(["R", "A", "B", "C", "D", "E", "F"]) {
+            let leap = json!({"move": {"type": "leaper", "direction": [1, 2]}, "children": [{"move": {"ref": before}}]});
+            pieces.insert(letter.into(), json!({"expandMoves": "X", "moves": [leap]}));
+        }
+        let started = std::time::Instant::now();
+        let refused = refusal(chain);
+        assert!(refused.contains("more than 1024 steps"), "{refused}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "refused quickly");
+        let mut looped = small();
+        looped["pieces"]["R"]["moves"][0] = json!({"move": {"ref": "R"}});
+        refused_with(looped, "definition.pieces.R: references loop");
+    }
+}
