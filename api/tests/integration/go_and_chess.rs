@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 use tabula_core::fairy::pgn::Record;
+use tabula_api::room::RoomId;
 use tabula_core::GameKind;
 
 use crate::client::{room_id, Backend, TestApi};
@@ -111,8 +112,92 @@ pub async fn chess_rooms_play_variants_to_mate(backend: Backend) {
     assert_eq!((not_chess.status.as_u16(), not_chess.body["error"]["code"].as_str()), (400, Some("bad_request")));
 }
 
+/// A custom variant in the seed's JSON model: a 6 x 6 board with the seed's griffin (a move-only
+/// diagonal step, then rook rides outward).
+fn mini_griffin() -> Value {
+    let king = json!({"royal": true, "expandMoves": "X", "moves": [
+        {"move": {"type": "leaper", "direction": [1, 0]}}, {"move": {"type": "leaper", "direction": [1, 1]}}]});
+    let griffin = json!({"expandMoves": "X", "moves": [{
+        "move": {"type": "leaper", "direction": [1, 1], "option": "move-only"},
+        "children": [{"move": {"type": "rider", "direction": [1, 0]}}, {"move": {"type": "rider", "direction": [0, 1]}}]}]});
+    let rook = json!({"expandMoves": "X", "moves": [{"move": {"type": "rider", "direction": [1, 0]}}]});
+    let pawn = json!({"pawn": true, "moves": [
+        {"move": {"type": "leaper", "direction": [0, 1], "option": "move-only"}},
+        {"move": {"type": "leaper", "direction": [1, 1], "option": "capture-only"}},
+        {"move": {"type": "leaper", "direction": [-1, 1], "option": "capture-only"}}]});
+    json!({
+        "board": [6, 6],
+        "pieces": {"K": king, "G": griffin, "R": rook, "P": pawn},
+        "promotion": ["G", "R"],
+        "start": "g2k2/1p4/6/6/P5/R2K1G w - - 0 1"
+    })
+}
+
+/// A custom variant through `/api/game`: checked before any room exists (each refusal names the
+/// field), played by its own rules, and kept by the room as it was created.
+pub async fn custom_chess_variants_are_checked_stored_and_played(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let refusals = [
+        ("/pieces/G/moves/0/move/type", json!("jumper"), "definition.pieces.G.moves[0].move.type: "),
+        ("/promotion/0", json!("Q"), "definition.promotion[0]: no piece \"Q\""),
+        ("/pieces/K/royal", json!(false), "definition.start: White has no royal piece"),
+        ("/start", json!("g2k2/1p4/6/6/P5/R2K1G/6 w - - 0 1"), "definition.start: 7 ranks in the FEN, the board has 6"),
+        ("/board", json!([13, 6]), "definition.board: 13 x 6"),
+        ("/pieces/G/moves/0/children/0/move", json!({"ref": "Z"}), "definition.pieces.G.moves[0].children[0].move.ref: no piece \"Z\""),
+    ];
+    for (pointer, value, message) in refusals {
+        let mut definition = mini_griffin();
+        *definition.pointer_mut(pointer).unwrap() = value;
+        let room = room_id();
+        let config = json!({"variant": "mini-griffin", "definition": definition});
+        let reply = api.post(json!({"roomId": room, "seat": 1, "name": "Ann", "game": "chess", "config": config})).await;
+        assert_eq!((reply.status.as_u16(), reply.code()), (400, "bad_request"), "{pointer}: {}", reply.raw);
+        let said = reply.body["error"]["message"].as_str().unwrap_or_default();
+        assert!(said.contains(message), "{pointer}: {said:?} should name the field as {message:?}");
+        let never = api.get(&room).await;
+        assert_eq!((never.status.as_u16(), never.code()), (404, "room_not_found"), "{pointer}: no room was created");
+    }
+
+    let room = room_id();
+    let config = json!({"variant": "mini-griffin", "definition": mini_griffin()});
+    let [white, black] = api.seated_room_of(&room, json!({"game": "chess", "config": config})).await;
+    let stored = api.store.load(&RoomId::parse(&room).unwrap()).await.unwrap().expect("stored");
+    assert_eq!(stored.config["definition"], mini_griffin(), "the room keeps the definition it began with");
+    let mut view = api.get(&room).await.body;
+    assert_eq!(view["config"]["definition"], mini_griffin());
+    assert!(view["config"]["compiled"].as_str().is_some_and(|c| !c.is_empty()), "the page gets the variant compiled");
+    assert_eq!(view["state"]["fen"], "g2k2/1p4/6/6/P5/R2K1G w - - 0 1");
+    // The griffin's first step is diagonal: straight up is refused, a step then a ride is played.
+    let straight = api.play(&room, &white, version(&view), json!("f1f3")).await;
+    assert_eq!((straight.status.as_u16(), straight.body["error"]["reason"].as_str()), (422, Some("illegal")));
+    for (token, mv) in [(&white, "a2a3"), (&black, "b5b4"), (&white, "f1e4")] {
+        let reply = api.play(&room, token, version(&view), json!(mv)).await;
+        assert_eq!(reply.status, 200, "{mv}: {}", reply.raw);
+        view = reply.body;
+    }
+    // The griffin checks through d5 (its step cannot capture, its ride can): the pawn may not
+    // move, the king steps aside.
+    let ignored = api.play(&room, &black, version(&view), json!("b4b3")).await;
+    assert_eq!((ignored.status.as_u16(), ignored.body["error"]["reason"].as_str()), (422, Some("illegal")));
+    let aside = api.play(&room, &black, version(&view), json!("d6e6")).await;
+    assert_eq!(aside.status, 200, "{}", aside.raw);
+    assert_eq!(aside.body["state"]["fen"], "g3k1/6/1p2G1/P5/6/R2K2 w - - 2 3");
+
+    // A built-in variant's room stores its definition too, and pages get it by name alone.
+    let capablanca = room_id();
+    api.seated_room_of(&capablanca, json!({"game": "chess", "config": {"variant": "capablanca"}})).await;
+    let stored = api.store.load(&RoomId::parse(&capablanca).unwrap()).await.unwrap().expect("stored");
+    assert_eq!(stored.config["definition"]["board"], json!([10, 8]));
+    let view = api.get(&capablanca).await.body;
+    assert_eq!(view["config"], json!({"variant": "capablanca", "fen": null, "chess960": false}));
+}
+
 async fn pgn_of(api: &TestApi, room: &str) -> crate::client::Reply {
     api.send(api.http.get(api.url()).query(&[("roomId", room), ("format", "pgn")])).await
 }
 
-both_stores!(go_rooms_score_only_with_both_players_agreeing, chess_rooms_play_variants_to_mate);
+both_stores!(
+    go_rooms_score_only_with_both_players_agreeing,
+    chess_rooms_play_variants_to_mate,
+    custom_chess_variants_are_checked_stored_and_played
+);

@@ -45,13 +45,12 @@ impl Variant {
 
     /// The built-in variant `name` as the seed's JSON model (what a room stores), if there is one.
     #[cfg(not(compiled_variants))]
-    pub fn builtin_definition(name: &str) -> Option<Value> {
+    pub fn builtin_definition(name: &str) -> Option<&'static Value> {
         static DEFINITIONS: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
         let all = DEFINITIONS.get_or_init(|| {
             serde_json::from_str(include_str!("../../data/fairy-variants.json")).expect("the shipped variants read")
         });
-        let name = &Variant::named(name)?.name;
-        all.get(name).cloned()
+        all.get(&Variant::named(name)?.name)
     }
 }
 
@@ -95,7 +94,7 @@ mod tests {
     fn every_built_in_variant_reads_back_from_its_definition() {
         for (name, builtin) in Variant::builtin() {
             let definition = Variant::builtin_definition(name).unwrap();
-            let variant = Variant::from_definition(name, &definition).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let variant = Variant::from_definition(name, definition).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(variant.compiled_text(), builtin.compiled_text(), "{name}");
         }
     }
@@ -164,5 +163,33 @@ mod tests {
         let mut looped = small();
         looped["pieces"]["R"]["moves"][0] = json!({"move": {"ref": "R"}});
         refused_with(looped, "definition.pieces.R: references loop");
+    }
+
+    /// A room keeps the definition it began with, and its page gets the compiled variant only
+    /// when it is not a built-in one as shipped.
+    #[test]
+    fn games_store_their_definition_and_send_pages_what_they_can_read() {
+        use crate::fairy::{Chess, ChessConfig};
+        use crate::game::Game;
+        let capablanca = ChessConfig { variant: "capablanca".into(), ..ChessConfig::default() };
+        let stored = Chess::new(capablanca.clone()).unwrap().stored_config();
+        assert_eq!(stored.definition.as_ref(), Variant::builtin_definition("capablanca"));
+        let reloaded = Chess::new(stored).unwrap();
+        assert_eq!(reloaded.client_config(), capablanca, "a built-in variant goes to pages by name");
+
+        // The same variant with one piece changed is a variant of its own, even under the old name.
+        let mut changed = Variant::builtin_definition("capablanca").unwrap().clone();
+        changed["pieces"]["A"] = changed["pieces"]["N"].clone();
+        let config = ChessConfig { variant: "capablanca".into(), definition: Some(changed), ..ChessConfig::default() };
+        let game = Chess::new(config.clone()).unwrap();
+        assert_eq!(game.stored_config(), config);
+        let sent = game.client_config();
+        let compiled = Variant::from_compiled_text(sent.compiled.as_deref().expect("compiled for the page")).unwrap();
+        assert_eq!(compiled.compiled_text(), game.variant().compiled_text());
+        assert_ne!(compiled.compiled_text(), Variant::shared("capablanca").unwrap().compiled_text());
+
+        let broken = ChessConfig { definition: Some(json!({"board": [8, 8]})), ..ChessConfig::default() };
+        let refusal = Chess::new(broken).unwrap_err().0;
+        assert!(refusal.starts_with("definition"), "{refusal}");
     }
 }

@@ -46,6 +46,14 @@ fn variant_of(config: &mut ChessConfig) -> Result<Arc<Variant>, ConfigError> {
     {
         config.compiled = None;
         let definition = config.definition.as_ref().expect("checked above");
+        // A room of a built-in variant stores its definition; while it still equals the shipped
+        // one, the shared compiled variant serves (no compiling on every request).
+        #[cfg(not(compiled_variants))]
+        if Variant::builtin_definition(&config.variant) == Some(definition) {
+            if let Some(shared) = Variant::shared(&config.variant) {
+                return Ok(shared);
+            }
+        }
         Variant::from_definition(&config.variant, definition).map(Arc::new).map_err(ConfigError)
     }
     #[cfg(not(feature = "definitions"))]
@@ -190,15 +198,18 @@ impl Game for Chess {
         let mut config = self.config.clone();
         #[cfg(all(feature = "definitions", not(compiled_variants)))]
         if config.definition.is_none() {
-            config.definition = Variant::builtin_definition(&config.variant);
+            config.definition = Variant::builtin_definition(&config.variant).cloned();
         }
         config
     }
 
-    /// With the variant compiled when it comes from a definition (a room's page cannot read one).
+    /// A built-in variant by name alone; any other with its definition and the variant compiled
+    /// (a room's page cannot read a definition).
     fn client_config(&self) -> ChessConfig {
         let mut config = self.config.clone();
-        if config.definition.is_some() {
+        if Variant::shared(&config.variant).is_some_and(|shared| Arc::ptr_eq(&shared, &self.variant)) {
+            config.definition = None;
+        } else if config.definition.is_some() {
             config.compiled = Some(self.variant.compiled_text());
         }
         config
