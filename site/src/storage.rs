@@ -140,3 +140,12 @@ pub fn save_game(game: &str, saved: &SavedGame) {
 pub fn forget_game(game: &str) {
     remove(&format!("tabula.local.{game}"));
 }
+
+/// The custom chess variant being written on the chess page (its JSON text, as typed).
+pub fn custom_variant() -> Option<String> {
+    get("tabula.chess.custom")
+}
+
+pub fn save_custom_variant(text: &str) {
+    set("tabula.chess.custom", text);
+}

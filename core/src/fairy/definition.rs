@@ -10,11 +10,17 @@ use super::{Position, Variant, VariantDef};
 /// The largest definition accepted, written as compact JSON.
 pub const MAX_DEFINITION_BYTES: usize = 64 * 1024;
 
+/// The built-in variants in the seed's JSON model, by name: starting points for a custom one.
+pub const BUILTIN_DEFINITIONS: &str = include_str!("../../data/fairy-variants.json");
+
 impl Variant {
     /// Reads and checks a definition in the seed's JSON model: it fits in 64 KiB, every field
     /// reads, every piece it names exists, and it has a start position on its board with a royal
     /// piece for each side.
     pub fn from_definition(name: &str, definition: &Value) -> Result<Variant, String> {
+        if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+            return Err(format!("variant: {name:?} is no name (1 to 40 characters)"));
+        }
         let size = serde_json::to_vec(definition).map_or(usize::MAX, |bytes| bytes.len());
         if size > MAX_DEFINITION_BYTES {
             return Err(format!("definition: {size} bytes; at most {MAX_DEFINITION_BYTES} (64 KiB)"));
@@ -47,9 +53,8 @@ impl Variant {
     #[cfg(not(compiled_variants))]
     pub fn builtin_definition(name: &str) -> Option<&'static Value> {
         static DEFINITIONS: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
-        let all = DEFINITIONS.get_or_init(|| {
-            serde_json::from_str(include_str!("../../data/fairy-variants.json")).expect("the shipped variants read")
-        });
+        let all = DEFINITIONS
+            .get_or_init(|| serde_json::from_str(BUILTIN_DEFINITIONS).expect("the shipped variants read"));
         all.get(&Variant::named(name)?.name)
     }
 }
@@ -141,6 +146,11 @@ mod tests {
         bad["pieces"]["r2"] = json!({"moves": []});
         refused_with(bad, "definition.pieces.r2: a piece's id is one capital letter");
         refused_with(json!([1, 2]), "definition: ");
+        let named = |name: &str| Variant::from_definition(name, &small()).map(|v| v.name);
+        assert_eq!(named(&"x".repeat(40)), Ok("x".repeat(40)));
+        assert!(named(&"x".repeat(41)).unwrap_err().starts_with("variant: "));
+        assert!(named("").unwrap_err().starts_with("variant: "));
+        assert!(named("a\nb").unwrap_err().starts_with("variant: "));
     }
 
     #[test]

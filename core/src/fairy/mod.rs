@@ -6,6 +6,8 @@
 mod differential;
 #[cfg(feature = "definitions")]
 mod definition;
+#[cfg(feature = "definitions")]
+pub use definition::{BUILTIN_DEFINITIONS, MAX_DEFINITION_BYTES};
 mod draws;
 mod figures;
 mod game;

@@ -207,7 +207,8 @@ const EDGES_SIZES: &[Choice] = &[
     choice("11", Label::Text("11 × 11"), true),
 ];
 
-/// The built-in fairy chess variants (`core/data/fairy-variants.json`), the best known first.
+/// The built-in fairy chess variants (`core/data/fairy-variants.json`), the best known first, and
+/// one's own.
 const CHESS_VARIANTS: &[Choice] = &[
     choice("chess", Label::Text("chess"), false),
     choice("capablanca", Label::Text("capablanca"), false),
@@ -235,6 +236,8 @@ const CHESS_VARIANTS: &[Choice] = &[
     choice("unicorn-capablanca", Label::Text("unicorn-capablanca"), true),
     choice("camelchess", Label::Text("camelchess"), true),
     choice("imitator", Label::Text("imitator"), true),
+    // The definition written on the page (`games::chess::custom`).
+    choice("custom", Label::Id("chess-custom"), false),
 ];
 
 const CHESS_OPTIONS: &[GameOption] = &[GameOption {

@@ -90,7 +90,11 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     let takebacks = RwSignal::new("ask".to_owned());
     let create_room = move |_| {
         let code = crate::room_code(browser::random_u64());
-        let config = config_of(&values.get_untracked());
+        let chosen = config_of(&values.get_untracked());
+        let config = match screens(slug).map_or(Ok(chosen.clone()), |s| s.complete_config(chosen)) {
+            Ok(config) => config,
+            Err(reason) => return message.set(Some(i18n.t_with("options-refused", &[("reason", reason.into())]))),
+        };
         let takebacks = takebacks.get_untracked();
         busy.set(true);
         spawn_local(async move {

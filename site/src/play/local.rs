@@ -15,10 +15,12 @@ use crate::games::{config_of, option_values};
 use crate::i18n::{tr, use_i18n};
 use crate::storage::{self, SavedGame};
 
-/// The game to start with: the saved one if it has these options, else a new one.
+/// The game to start with: the saved one if it has these options (or none were given: "continue"),
+/// else a new one.
 fn starting_history<U: GameUi>() -> (History<U::G>, Option<String>) {
-    let config = config_of(&option_values(U::SLUG, &browser::query()));
-    let fresh = match History::<U::G>::new(config) {
+    let query = browser::query();
+    let fresh = U::complete_config(config_of(&option_values(U::SLUG, &query))).and_then(History::<U::G>::new);
+    let fresh = match fresh {
         Ok(history) => history,
         // Options the engine refuses (a handicap too large for the board, say): say so, play the defaults.
         Err(error) => {
@@ -31,7 +33,7 @@ fn starting_history<U: GameUi>() -> (History<U::G>, Option<String>) {
         History::<U::G>::replay(saved.config, &moves).ok()
     });
     match saved {
-        Some(saved) if saved.config() == fresh.config() => (saved, None),
+        Some(saved) if query.is_empty() || saved.config() == fresh.config() => (saved, None),
         _ => (fresh, None),
     }
 }

@@ -75,6 +75,13 @@ pub trait GameUi: Copy + Send + Sync + 'static {
         ().into_any()
     }
 
+    /// The config the engine takes for the options chosen on the page or in the address: what they
+    /// leave out filled in (a custom chess variant's definition, written on the page), or why
+    /// that cannot be done.
+    fn complete_config(config: serde_json::Value) -> Result<serde_json::Value, String> {
+        Ok(config)
+    }
+
     /// What the chosen options mean, under them on the game's page (the chess variant explained).
     fn option_help(_config: Signal<serde_json::Value>) -> AnyView {
         ().into_any()
@@ -119,7 +126,9 @@ pub trait Screens: Sync {
     fn css(&self) -> &'static str;
     /// The rules pictures and the options check of the game's page.
     fn diagrams(&self) -> AnyView;
-    /// Whether the engine accepts `config`, and if not why (in the engine's words).
+    /// The config for the chosen options ([`GameUi::complete_config`]).
+    fn complete_config(&self, config: serde_json::Value) -> Result<serde_json::Value, String>;
+    /// Whether the engine accepts the chosen options, and if not why (in the engine's words).
     fn check_config(&self, config: &serde_json::Value) -> Result<(), String>;
     /// What the chosen options mean ([`GameUi::option_help`]).
     fn option_help(&self, config: Signal<serde_json::Value>) -> AnyView;
@@ -147,8 +156,12 @@ impl<U: GameUi> Screens for ScreensOf<U> {
         ().into_any()
     }
 
+    fn complete_config(&self, config: serde_json::Value) -> Result<serde_json::Value, String> {
+        U::complete_config(config)
+    }
+
     fn check_config(&self, config: &serde_json::Value) -> Result<(), String> {
-        History::<U::G>::new(config.clone()).map(|_| ())
+        History::<U::G>::new(U::complete_config(config.clone())?).map(|_| ())
     }
 
     fn option_help(&self, config: Signal<serde_json::Value>) -> AnyView {

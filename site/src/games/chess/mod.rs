@@ -3,6 +3,7 @@
 //! and typed in SAN or UCI; records go out as PGN and come in as PGN or FEN.
 
 mod board;
+mod custom;
 #[cfg(feature = "game-page")]
 mod picker;
 mod records;
@@ -65,7 +66,13 @@ impl GameUi for ChessUi {
         game.read_move(typed).or_else(|| (!typed.is_empty()).then(|| UciMove(typed.to_ascii_lowercase())))
     }
 
-    /// The chosen variant: what it is, its start, and where each piece goes.
+    /// "custom": the definition written on the page, under its own name.
+    fn complete_config(config: serde_json::Value) -> Result<serde_json::Value, String> {
+        custom::text().with(|text| custom::complete(config, text))
+    }
+
+    /// The chosen variant: what it is, its start, and where each piece goes; for a custom one,
+    /// its definition to edit.
     #[cfg(feature = "game-page")]
     fn option_help(config: Signal<serde_json::Value>) -> AnyView {
         picker::variant_card(config).into_any()
@@ -107,9 +114,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_variant_option_lists_every_built_in_variant() {
+    fn the_variant_option_lists_every_built_in_variant_and_a_custom_one() {
         let crate::games::OptionKind::Choice(choices) = Slug::Chess.options()[0].kind else { panic!("a choice") };
-        let listed: std::collections::BTreeSet<&str> = choices.iter().map(|c| c.value).collect();
+        let mut listed: std::collections::BTreeSet<&str> = choices.iter().map(|c| c.value).collect();
+        assert!(listed.remove(custom::CUSTOM));
         let built_in = tabula_core::fairy::Variant::builtin().keys().map(String::as_str).collect();
         assert_eq!(listed, built_in);
     }

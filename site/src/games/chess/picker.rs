@@ -10,7 +10,9 @@ use tabula_core::fairy::{Chess, ChessConfig, Variant};
 use tabula_core::Game;
 
 use super::board::{figure_use, placement};
-use crate::i18n::{has, use_i18n, I18n};
+use super::{custom, ChessUi};
+use crate::i18n::{has, tr, use_i18n, I18n};
+use crate::play::GameUi;
 
 /// The classes of a square of a piece's picture.
 pub fn reach_class(mark: u8) -> &'static str {
@@ -64,13 +66,18 @@ fn grid_html(variant: &Variant, square: impl Fn(usize) -> (&'static str, String)
     html + "</div>"
 }
 
-fn card_html(i18n: I18n, name: &str) -> Option<String> {
-    let variant = Variant::named(name)?;
-    let game = Chess::new(ChessConfig { variant: name.to_owned(), ..ChessConfig::default() }).ok()?;
+/// The card of `game`'s variant: a built-in's words come from the locale files, a custom one's
+/// from its definition.
+fn card_html(i18n: I18n, game: &Chess) -> String {
+    let variant = game.variant();
+    let name = variant.name.as_str();
     let words = |id: &str| if has(id) { escape(&i18n.t(id)) } else { String::new() };
+    let description = match &game.config().definition {
+        Some(definition) => escape(definition["description"].as_str().unwrap_or_default()),
+        None => words(&format!("chess-variant-{name}")),
+    };
     let (files, ranks) = (variant.files(), variant.ranks());
-    let mut html =
-        format!("<h2>{} · {files} × {ranks}</h2><p>{}</p>", escape(name), words(&format!("chess-variant-{name}")));
+    let mut html = format!("<h2>{} · {files} × {ranks}</h2><p>{description}</p>", escape(name));
     let start = placement(&game.fen(), files, ranks);
     html += &grid_html(variant, |sq| {
         ("", start[sq].map(|p| piece_html(variant, p.letter, p.seat.number())).unwrap_or_default())
@@ -90,14 +97,47 @@ fn card_html(i18n: I18n, name: &str) -> Option<String> {
     for id in ["move", "capture", "hop", "sometimes"] {
         html += &format!("<li><span class=\"light to-{id}\"></span>{}</li>", words(&format!("chess-reach-{id}")));
     }
-    Some(html + "</ul>")
+    html + "</ul>"
 }
 
-/// The card of the variant `config` names.
+/// The definition of a custom variant, to write or paste, or to begin from a built-in one.
+fn editor() -> impl IntoView {
+    let text = custom::text();
+    let start_from = move |event| {
+        if let Some(written) = custom::starting_point(&event_target_value(&event)) {
+            custom::set_text(written);
+        }
+    };
+    let names = Variant::builtin().keys().map(|name| view! { <option value=name.clone()>{name.clone()}</option> });
+    view! {
+        <div class="variant-editor">
+            <label for="chess-start-from">{tr("chess-custom-start-from")}</label>
+            <select id="chess-start-from" on:change=start_from>
+                <option value="" selected>"…"</option>
+                {names.collect_view()}
+            </select>
+            <label for="chess-definition">{tr("chess-custom-definition")}</label>
+            <textarea id="chess-definition" rows="14" spellcheck="false" autocapitalize="off" autocomplete="off"
+                prop:value=move || text.get() on:input=move |event| custom::set_text(event_target_value(&event))></textarea>
+            <p class="hint">{tr("chess-custom-help")}</p>
+        </div>
+    }
+}
+
+/// The card of the variant `config` chooses; for a custom one, its editor above it (the card shows
+/// the variant as written whenever it compiles; the page says why when it does not).
 pub fn variant_card(config: Signal<serde_json::Value>) -> impl IntoView {
     let i18n = use_i18n();
-    let name = Memo::new(move |_| config.with(|c| c["variant"].as_str().unwrap_or("chess").to_owned()));
-    view! { <section class="variant-card" id="variant-card" inner_html=move || card_html(i18n, &name.get())></section> }
+    let custom = Memo::new(move |_| config.with(|c| c["variant"] == custom::CUSTOM));
+    let html = Memo::new(move |_| {
+        let completed = ChessUi::complete_config(config.get()).ok()?;
+        let game = Chess::new(serde_json::from_value::<ChessConfig>(completed).ok()?).ok()?;
+        Some(card_html(i18n, &game))
+    });
+    view! {
+        {move || custom.get().then(editor)}
+        <section class="variant-card" id="variant-card" inner_html=move || html.get().unwrap_or_default()></section>
+    }
 }
 
 #[cfg(test)]

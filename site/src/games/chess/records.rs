@@ -13,6 +13,7 @@ use {
     crate::i18n::{use_i18n, Arg, I18n},
     crate::play::History,
     tabula_core::fairy::pgn::{result_text, PgnError, Record as Pgn},
+    tabula_core::fairy::ChessConfig,
     tabula_core::{Game, Seat},
 };
 
@@ -38,9 +39,9 @@ enum Refusal {
     Empty,
 }
 
-/// A local game from a FEN (in the variant being played) or a PGN file's first game.
+/// A local game from a FEN (in the variant being played, custom ones too) or a PGN file's first game.
 #[cfg(feature = "local-screen")]
-fn import(text: &str, variant: &str) -> Result<History<Chess>, Refusal> {
+fn import(text: &str, playing: &ChessConfig) -> Result<History<Chess>, Refusal> {
     let text = text.trim();
     if text.is_empty() {
         return Err(Refusal::Empty);
@@ -48,11 +49,7 @@ fn import(text: &str, variant: &str) -> Result<History<Chess>, Refusal> {
     // A FEN is one line whose first field is the placement (ranks separated by slashes).
     let fen_like = !text.contains('\n') && text.split_whitespace().next().is_some_and(|f| f.matches('/').count() >= 2);
     let record = if fen_like && !text.starts_with('[') {
-        let config = tabula_core::fairy::ChessConfig {
-            variant: variant.to_owned(),
-            fen: Some(text.to_owned()),
-            chess960: false,
-        };
+        let config = ChessConfig { fen: Some(text.to_owned()), chess960: false, ..playing.clone() };
         Pgn { config, moves: Vec::new(), white: None, black: None, result: "*".into() }
     } else {
         Pgn::from_pgn(text).map_err(Refusal::Pgn)?
@@ -98,8 +95,8 @@ fn loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoVi
         browser::download("tabula-chess.pgn", "application/x-chess-pgn", &text);
     };
     let take = move |text: String| {
-        let variant = record.history.with_untracked(|h| h.position(0).config().variant.clone());
-        match import(&text, &variant) {
+        let playing = record.history.with_untracked(|h| h.position(0).config().clone());
+        match import(&text, &playing) {
             Ok(history) => {
                 let moves = history.len();
                 load.run(history);
@@ -150,7 +147,7 @@ mod tests {
         let text = export(&history, &[Some("Ann".into()), None], Some(&(2, "resign".into())));
         assert!(text.contains("[White \"Ann\"]") && text.contains("[Result \"0-1\"]"), "{text}");
         assert!(text.contains("1. e4 e5 2. Ad3 0-1"), "{text}");
-        let back = import(&text, "chess").unwrap();
+        let back = import(&text, &ChessConfig::default()).unwrap();
         assert_eq!(back.moves(), history.moves());
         assert_eq!(back.current().fen(), history.current().fen());
     }
@@ -158,14 +155,15 @@ mod tests {
     #[test]
     fn a_fen_starts_a_game_in_the_variant_being_played() {
         let fen = "4k4r/10/10/10/10/10/10/4K5 w - - 0 1";
-        let loaded = import(&format!(" {fen}\n"), "capablanca").unwrap();
+        let capablanca = ChessConfig { variant: "capablanca".into(), ..ChessConfig::default() };
+        let loaded = import(&format!(" {fen}\n"), &capablanca).unwrap();
         assert_eq!((loaded.len(), loaded.current().fen()), (0, fen.to_owned()));
     }
 
     #[test]
     fn refusals_read_as_sentences() {
         let i18n = I18n { lang: leptos::prelude::RwSignal::new(Lang::En) };
-        let say = |text: &str| refusal(i18n, &import(text, "chess").unwrap_err());
+        let say = |text: &str| refusal(i18n, &import(text, &ChessConfig::default()).unwrap_err());
         assert_eq!(say("1. e4 e5 2. Ke3"), "Move 3 (Ke3) is illegal here.");
         assert_eq!(say("[Variant \"xiangqi\"] 1. e4"), "We do not have the variant xiangqi.");
         assert_eq!(say("  "), "There is nothing to load.");
