@@ -75,12 +75,8 @@ pub fn bundles() -> Vec<Bundle> {
     let mut bundles = vec![Bundle { name: "home".into(), features: vec!["home-pages"] }];
     for slug in Slug::ALL.into_iter().filter(|s| s.playable()) {
         let game = slug.name();
-        // Custom chess variants are written on the page and played locally; a room's page gets
-        // its variant compiled by the server, so it carries no reader of definitions.
-        let definitions = if slug == Slug::Chess { vec!["variant-definitions"] } else { Vec::new() };
-        let page = [vec![game, "game-page"], definitions.clone()].concat();
-        bundles.push(Bundle { name: format!("{game}-page"), features: page });
-        bundles.push(Bundle { name: game.into(), features: [vec![game, "local-screen"], definitions].concat() });
+        bundles.push(Bundle { name: format!("{game}-page"), features: vec![game, "game-page"] });
+        bundles.push(Bundle { name: game.into(), features: vec![game, "local-screen"] });
         bundles.push(Bundle { name: format!("{game}-room"), features: vec![game, "room-screen"] });
     }
     bundles

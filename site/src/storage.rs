@@ -149,3 +149,14 @@ pub fn custom_variant() -> Option<String> {
 pub fn save_custom_variant(text: &str) {
     set("tabula.chess.custom", text);
 }
+
+/// The custom chess variant as last checked on the chess page, compiled (a config with `compiled`):
+/// what the local game plays, which carries no reader of definitions.
+#[cfg(not(feature = "game-page"))]
+pub fn custom_variant_compiled() -> Option<Value> {
+    serde_json::from_str(&get("tabula.chess.custom.compiled")?).ok()
+}
+
+pub fn save_custom_variant_compiled(config: &Value) {
+    set("tabula.chess.custom.compiled", &config.to_string());
+}

@@ -186,6 +186,78 @@ async fn an_online_capablanca_game_looks_the_same_to_both_players_and_a_watcher(
     }
 }
 
+/// Sets the custom variant's definition box as if typed, and returns its new text.
+async fn edit_definition(client: &Client, edit: &str) -> String {
+    let script = format!(
+        "const t = document.getElementById('chess-definition'); t.value = ({edit})(t.value); \
+         t.dispatchEvent(new Event('input')); return t.value"
+    );
+    js(client, &script).await.as_str().unwrap().to_owned()
+}
+
+/// A custom variant begun from the griffin (a tree piece: a diagonal step, then rook rides) on the
+/// chess page, renamed, refused while broken, then played online: a promotion to the griffin and
+/// a castling, with every board equal to the engine's and the room keeping its definition.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_a_watcher() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let (white, black, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
+    white.goto(&format!("{}/chess", server.base)).await.unwrap();
+    wait_for_app(&white).await;
+    js(&white, "const s = document.getElementById('option-variant'); s.value = 'custom'; s.dispatchEvent(new Event('change')); return 1").await;
+    wait_until(&white, "return !!document.getElementById('chess-definition')", 5, "the definition box").await;
+    js(&white, "const s = document.getElementById('chess-start-from'); s.value = 'griffin-seed'; s.dispatchEvent(new Event('change')); return 1").await;
+    let heading = "return document.querySelector('#variant-card h2')?.textContent";
+    wait_until(&white, &format!("{heading} === 'my-griffin-seed · 8 × 8'"), 5, "the copy of griffin-seed").await;
+
+    // Broken, it is refused with the field at fault, and no room can be made of it.
+    edit_definition(&white, r#"v => v.replace('"promotion": [', '"promotion": ["Z", ')"#).await;
+    let message = "return document.getElementById('options-message').textContent";
+    wait_until(&white, &format!("{message}.includes('definition.promotion[0]: no piece')"), 5, "the refusal").await;
+    assert_eq!(js(&white, "return document.getElementById('create-room').disabled").await, json!(true));
+    edit_definition(&white, r#"v => v.replace('"Z", ', '')"#).await;
+    let text = edit_definition(&white, r#"v => v.replace('"my-griffin-seed"', '"e2e-griffin"')"#).await;
+    wait_until(&white, &format!("{heading} === 'e2e-griffin · 8 × 8'"), 5, "the renamed variant").await;
+    assert_eq!(js(&white, message).await, json!(""), "nothing refused: {text}");
+    screenshot(&white, "chess-custom-variant").await;
+
+    click(&white, "#create-room").await;
+    wait_until(&white, "return location.pathname.startsWith('/room/')", 10, "the new room").await;
+    let room = js(&white, "return location.pathname.split('/')[2]").await.as_str().unwrap().to_owned();
+    let definition: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let config = ChessConfig { variant: "e2e-griffin".into(), definition: Some(definition), ..ChessConfig::default() };
+    let mut game = Chess::new(config).unwrap();
+    take_seat(&white, &server, &room, 1).await;
+    take_seat(&black, &server, &room, 2).await;
+    watcher.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    for client in [&white, &black, &watcher] {
+        see(client, &game, "the start").await;
+    }
+    // White's g-pawn runs to h7, White castles short, and the pawn takes on g8 to become a griffin.
+    let moves = "g2g4 a7a6 g4g5 a6a5 g5g6 a5a4 g6h7 a4a3 g1f3 a3b2 f1g2 b7b6 e1g1 b6b5 h7g8g";
+    for (index, uci) in moves.split(' ').enumerate() {
+        let mover = if index % 2 == 0 { &white } else { &black };
+        wait_until(mover, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "the turn").await;
+        play(mover, uci).await;
+        game.check(&UciMove(uci.into())).unwrap();
+        game.play_unchecked(&UciMove(uci.into()));
+        for (who, client) in [("white", &white), ("black", &black), ("watcher", &watcher)] {
+            see(client, &game, &format!("{who} after move {index}: {uci}")).await;
+        }
+    }
+    let end = expected(&game.fen());
+    assert_eq!((end.get("g1"), end.get("f1"), end.get("g8")), (Some(&'K'), Some(&'R'), Some(&'G')));
+    let view: serde_json::Value = reqwest::get(format!("{}/api/game?roomId={room}", server.base)).await.unwrap().json().await.unwrap();
+    assert_eq!(view["config"]["variant"], "e2e-griffin");
+    assert_eq!(view["config"]["definition"]["name"], "e2e-griffin", "the room keeps the definition it was made with");
+    assert_eq!(view["state"]["fen"], json!(game.fen()));
+    screenshot(&watcher, "chess-custom-online-watcher").await;
+    for client in [white, black, watcher] {
+        client.close().await.unwrap();
+    }
+}
+
 /// The move list's entries.
 async fn move_list(client: &Client) -> Vec<String> {
     let texts = js(client, "return [...document.querySelectorAll('.moves li')].map(li => li.textContent.trim())").await;

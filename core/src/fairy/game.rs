@@ -22,6 +22,7 @@ pub struct ChessConfig {
     /// The variant itself in the seed's JSON model: a custom variant, or a built-in one as a room
     /// stored it when it was created. When present it is the variant played, whatever its name.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "definitions"), serde(deserialize_with = "skip_definition"))]
     pub definition: Option<serde_json::Value>,
     /// `definition` compiled (`Variant::compiled_text`), added by the server for the pages that carry
     /// no reader of the JSON model (rooms). Ignored wherever the model can be read.
@@ -36,16 +37,11 @@ impl Default for ChessConfig {
 }
 
 /// The variant a config asks for: its definition read here if this build can read definitions,
-/// else its compiled form; a built-in one by name when it has no definition.
+/// else its compiled form; a built-in one by name when it has neither.
 fn variant_of(config: &mut ChessConfig) -> Result<Arc<Variant>, ConfigError> {
-    if config.definition.is_none() {
-        config.compiled = None;
-        return Variant::shared(&config.variant).ok_or_else(|| ConfigError(format!("unknown variant {:?}", config.variant)));
-    }
     #[cfg(feature = "definitions")]
-    {
+    if let Some(definition) = &config.definition {
         config.compiled = None;
-        let definition = config.definition.as_ref().expect("checked above");
         // A room of a built-in variant stores its definition; while it still equals the shipped
         // one, the shared compiled variant serves (no compiling on every request).
         #[cfg(not(compiled_variants))]
@@ -54,13 +50,20 @@ fn variant_of(config: &mut ChessConfig) -> Result<Arc<Variant>, ConfigError> {
                 return Ok(shared);
             }
         }
-        Variant::from_definition(&config.variant, definition).map(Arc::new).map_err(ConfigError)
+        return Variant::from_definition(&config.variant, definition).map(Arc::new).map_err(ConfigError);
     }
     #[cfg(not(feature = "definitions"))]
-    {
-        let compiled = config.compiled.as_deref().ok_or_else(|| ConfigError("definition: not compiled".into()))?;
-        Variant::from_compiled_text(compiled).map(Arc::new).map_err(ConfigError)
+    if let Some(compiled) = &config.compiled {
+        return Variant::from_compiled_text(compiled).map(Arc::new).map_err(ConfigError);
     }
+    config.compiled = None;
+    Variant::shared(&config.variant).ok_or_else(|| ConfigError(format!("unknown variant {:?}", config.variant)))
+}
+
+/// A build that cannot read definitions skips them unread (it plays the compiled variant beside).
+#[cfg(not(feature = "definitions"))]
+fn skip_definition<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde::de::IgnoredAny::deserialize(deserializer).map(|_| None)
 }
 
 /// A move in UCI notation as Fairy-Stockfish writes it (`e2e4`, `b7b8q`, `e1g1`).

@@ -1,9 +1,12 @@
 //! A custom variant: its definition in the seed's JSON model, written on the chess page and kept in
 //! the browser, becomes the config the engine and the server take (`"definition"`), under its own
-//! name, so a room of it never passes for a built-in variant.
+//! name, so a room of it never passes for a built-in variant. Only the chess page reads
+//! definitions; it hands the local game the variant compiled, as the server hands rooms theirs.
 
+#[cfg(feature = "game-page")]
 use leptos::prelude::*;
 use serde_json::Value;
+#[cfg(feature = "game-page")]
 use tabula_core::fairy::Variant;
 
 use crate::storage;
@@ -11,29 +14,43 @@ use crate::storage;
 /// The variant option's value that stands for the definition written on the page.
 pub const CUSTOM: &str = "custom";
 
+/// `{"variant": "custom"}` as the chess page last compiled it, for a build that reads no
+/// definitions (the local game).
+#[cfg(not(feature = "game-page"))]
+pub fn compiled(config: Value) -> Result<Value, String> {
+    if config["variant"] != CUSTOM {
+        return Ok(config);
+    }
+    storage::custom_variant_compiled().ok_or_else(|| "definition: write one on the chess page first".to_owned())
+}
+
+#[cfg(feature = "game-page")]
 thread_local! {
     // Counted, not owned by a view: it outlives every page that shows it.
     static TEXT: ArcRwSignal<String> = ArcRwSignal::new(storage::custom_variant().unwrap_or_else(template));
 }
 
 /// The definition being written, as typed (one per page, read wherever the options are).
+#[cfg(feature = "game-page")]
 pub fn text() -> ArcRwSignal<String> {
     TEXT.with(ArcRwSignal::clone)
 }
 
 /// Replaces the definition being written, and keeps it for the next visit.
+#[cfg(feature = "game-page")]
 pub fn set_text(new: String) {
     storage::save_custom_variant(&new);
     text().set(new);
 }
 
 /// A starting point: orthodox chess, written out.
+#[cfg(feature = "game-page")]
 fn template() -> String {
     starting_point("chess").unwrap_or_default()
 }
 
 /// The built-in variant `name` written out to be changed, renamed so it stays apart from the original.
-#[cfg(feature = "variant-definitions")]
+#[cfg(feature = "game-page")]
 pub fn starting_point(name: &str) -> Option<String> {
     let all: serde_json::Map<String, Value> = serde_json::from_str(tabula_core::fairy::BUILTIN_DEFINITIONS).ok()?;
     let mut definition = all.get(name)?.clone();
@@ -44,12 +61,8 @@ pub fn starting_point(name: &str) -> Option<String> {
     serde_json::to_string_pretty(&definition).ok()
 }
 
-#[cfg(not(feature = "variant-definitions"))]
-pub fn starting_point(_name: &str) -> Option<String> {
-    None
-}
-
 /// A name that is the player's own: letters, digits, `-` and `_`, up to 40, and not a built-in's.
+#[cfg(feature = "game-page")]
 fn own_name(definition: &Value) -> &str {
     let name = definition["name"].as_str().unwrap_or_default();
     let well_formed = (1..=40).contains(&name.len())
@@ -62,6 +75,7 @@ fn own_name(definition: &Value) -> &str {
 }
 
 /// `{"variant": "custom"}` with `text` read in: `{"variant": <its name>, "definition": <it>}`.
+#[cfg(feature = "game-page")]
 pub fn complete(mut config: Value, text: &str) -> Result<Value, String> {
     if config["variant"] != CUSTOM {
         return Ok(config);
@@ -72,7 +86,7 @@ pub fn complete(mut config: Value, text: &str) -> Result<Value, String> {
     Ok(config)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "game-page"))]
 mod tests {
     use serde_json::json;
     use tabula_core::fairy::{Chess, ChessConfig};

@@ -68,7 +68,10 @@ impl GameUi for ChessUi {
 
     /// "custom": the definition written on the page, under its own name.
     fn complete_config(config: serde_json::Value) -> Result<serde_json::Value, String> {
-        custom::text().with(|text| custom::complete(config, text))
+        #[cfg(feature = "game-page")]
+        return custom::text().with(|text| custom::complete(config, text));
+        #[cfg(not(feature = "game-page"))]
+        custom::compiled(config)
     }
 
     /// The chosen variant: what it is, its start, and where each piece goes; for a custom one,

@@ -13,6 +13,7 @@ use super::board::{figure_use, placement};
 use super::{custom, ChessUi};
 use crate::i18n::{has, tr, use_i18n, I18n};
 use crate::play::GameUi;
+use crate::storage;
 
 /// The classes of a square of a piece's picture.
 pub fn reach_class(mark: u8) -> &'static str {
@@ -129,11 +130,20 @@ fn editor() -> impl IntoView {
 pub fn variant_card(config: Signal<serde_json::Value>) -> impl IntoView {
     let i18n = use_i18n();
     let custom = Memo::new(move |_| config.with(|c| c["variant"] == custom::CUSTOM));
-    let html = Memo::new(move |_| {
+    let game = Memo::new(move |_| {
         let completed = ChessUi::complete_config(config.get()).ok()?;
-        let game = Chess::new(serde_json::from_value::<ChessConfig>(completed).ok()?).ok()?;
-        Some(card_html(i18n, &game))
+        Chess::new(serde_json::from_value::<ChessConfig>(completed).ok()?).ok()
     });
+    // The local game reads no definitions: it plays the custom variant as last compiled here.
+    Effect::new(move |_| {
+        game.with(|game| {
+            if let Some(game) = game.as_ref().filter(|g| g.config().definition.is_some()) {
+                let compiled = serde_json::json!({"variant": game.variant().name, "compiled": game.variant().compiled_text()});
+                storage::save_custom_variant_compiled(&compiled);
+            }
+        })
+    });
+    let html = Memo::new(move |_| game.with(|game| game.as_ref().map(|game| card_html(i18n, game))));
     view! {
         {move || custom.get().then(editor)}
         <section class="variant-card" id="variant-card" inner_html=move || html.get().unwrap_or_default()></section>
