@@ -171,7 +171,13 @@ async fn get_room(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct JoinRequest {
+    /// Needed unless `check` is set.
+    #[serde(default)]
     room_id: String,
+    /// Only checks `game` and `config` as creating a room would, and answers `{"config": ...}` as
+    /// pages get it (a custom chess variant compiled), creating nothing.
+    #[serde(default)]
+    check: bool,
     game: Option<String>,
     config: Option<Value>,
     seat: Option<Seat>,
@@ -195,7 +201,6 @@ async fn post_room(
     State(app): State<AppState>,
     JsonBody(request): JsonBody<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let id = RoomId::parse(&request.room_id)?;
     let kind = match request.game.as_deref() {
         None => GameKind::Popucom,
         Some(name) => name.parse::<GameKind>().map_err(|e| ApiError::BadRequest(e.to_string()))?,
@@ -203,6 +208,10 @@ async fn post_room(
     let new_game = kind
         .new_game(request.config.as_ref().unwrap_or(&Value::Null))
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    if request.check {
+        return Ok(Json(json!({"config": new_game.client_config()})).into_response());
+    }
+    let id = RoomId::parse(&request.room_id)?;
     let name = display_name(request.name)?;
     let takebacks = match request.takebacks.as_deref() {
         None => TakebackPolicy::default(),

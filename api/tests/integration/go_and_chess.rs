@@ -154,12 +154,22 @@ pub async fn custom_chess_variants_are_checked_stored_and_played(backend: Backen
         assert_eq!((reply.status.as_u16(), reply.code()), (400, "bad_request"), "{pointer}: {}", reply.raw);
         let said = reply.body["error"]["message"].as_str().unwrap_or_default();
         assert!(said.contains(message), "{pointer}: {said:?} should name the field as {message:?}");
+        // The page's check of the options ("check": true) refuses it the same way.
+        let checked = api.post(json!({"check": true, "game": "chess", "config": config})).await;
+        assert_eq!((checked.status.as_u16(), checked.code()), (400, "bad_request"), "{pointer}: {}", checked.raw);
+        assert_eq!(checked.body["error"]["message"], reply.body["error"]["message"]);
         let never = api.get(&room).await;
         assert_eq!((never.status.as_u16(), never.code()), (404, "room_not_found"), "{pointer}: no room was created");
     }
 
     let room = room_id();
     let config = json!({"variant": "mini-griffin", "definition": mini_griffin()});
+    let checked = api.post(json!({"check": true, "game": "chess", "config": config})).await;
+    assert_eq!(checked.status, 200, "{}", checked.raw);
+    assert_eq!(checked.body["config"]["definition"], mini_griffin());
+    assert!(checked.body["config"]["compiled"].as_str().is_some_and(|c| !c.is_empty()), "compiled for the page");
+    let unchanged = api.post(json!({"check": true, "game": "chess", "config": {"variant": "grand"}})).await;
+    assert_eq!(unchanged.body, json!({"config": {"variant": "grand", "fen": null, "chess960": false}}));
     let [white, black] = api.seated_room_of(&room, json!({"game": "chess", "config": config})).await;
     let stored = api.store.load(&RoomId::parse(&room).unwrap()).await.unwrap().expect("stored");
     assert_eq!(stored.config["definition"], mini_griffin(), "the room keeps the definition it began with");
