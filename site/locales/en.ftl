@@ -277,6 +277,7 @@ chess-custom = Custom: write your own
 chess-custom-start-from = Start from
 chess-custom-definition = Your variant, in the JSON model (board, pieces and their move trees, start, castling, promotion)
 chess-custom-help = It stays in this browser. The server checks it when a room is created (at most 64 KiB) and the room keeps it as it was.
+chess-custom-checking = the server is checking your variant…
 chess-reason-checkmate = by checkmate
 chess-reason-stalemate = by stalemate
 chess-reason-fifty_moves = by the fifty-move rule

@@ -277,6 +277,7 @@ chess-custom = カスタム：自分で書く
 chess-custom-start-from = もとにするバリアント
 chess-custom-definition = あなたのバリアント（JSON モデル：盤、駒とその動きの木、初期配置、キャスリング、昇格）
 chess-custom-help = このブラウザーに保存されます。ルームを作るときにサーバーが確認し（64 KiB まで）、ルームは作成時のまま保ちます。
+chess-custom-checking = サーバーがあなたのバリアントを確認しています…
 chess-reason-checkmate = チェックメイト
 chess-reason-stalemate = ステイルメイト
 chess-reason-fifty_moves = 50手ルール

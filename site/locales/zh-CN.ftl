@@ -277,6 +277,7 @@ chess-custom = 自定义：自己写规则
 chess-custom-start-from = 从此变体开始
 chess-custom-definition = 你的变体（JSON 模型：棋盘、棋子及其走法树、初始局面、易位、升变）
 chess-custom-help = 它保存在本浏览器中。创建房间时服务器会检查它（不超过 64 KiB），房间会按创建时的样子保留它。
+chess-custom-checking = 服务器正在检查你的变体……
 chess-reason-checkmate = 将死
 chess-reason-stalemate = 逼和
 chess-reason-fifty_moves = 五十回合规则

@@ -217,6 +217,14 @@ pub struct NewRoom<'a> {
     pub takebacks: Option<&'a str>,
 }
 
+/// Checks a game's options as creating a room would, creating nothing: the config as pages get it
+/// (a custom chess variant compiled by the server), or the server's refusal.
+pub async fn check_config(game: &str, config: &Value) -> Result<Value, ApiError> {
+    let body = json!({"check": true, "game": game, "config": config});
+    let reply = read(send(Request::post(URL), Some(&body)).await?).await?;
+    Ok(reply["config"].clone())
+}
+
 /// Opens the room, creating it as `game` says if it does not exist; claims `seat`, or
 /// re-attaches `token`. Without a game, a missing room is an error (`room_not_found`): the room is
 /// read, not created.

@@ -150,13 +150,13 @@ pub fn save_custom_variant(text: &str) {
     set("tabula.chess.custom", text);
 }
 
-/// The custom chess variant as last checked on the chess page, compiled (a config with `compiled`):
-/// what the local game plays, which carries no reader of definitions.
+/// The custom chess variant as the server last accepted it on the chess page (a config with the
+/// variant compiled): what the local game plays.
 #[cfg(not(feature = "game-page"))]
-pub fn custom_variant_compiled() -> Option<Value> {
-    serde_json::from_str(&get("tabula.chess.custom.compiled")?).ok()
+pub fn custom_variant_checked() -> Option<Value> {
+    serde_json::from_str(&get("tabula.chess.custom.checked")?).ok()
 }
 
-pub fn save_custom_variant_compiled(config: &Value) {
-    set("tabula.chess.custom.compiled", &config.to_string());
+pub fn save_custom_variant_checked(config: &Value) {
+    set("tabula.chess.custom.checked", &config.to_string());
 }

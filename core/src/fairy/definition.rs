@@ -5,13 +5,10 @@
 
 use serde_json::Value;
 
-use super::{Position, Variant, VariantDef};
+use super::{Position, Variant, VariantDef, BUILTIN_DEFINITIONS};
 
 /// The largest definition accepted, written as compact JSON.
 pub const MAX_DEFINITION_BYTES: usize = 64 * 1024;
-
-/// The built-in variants in the seed's JSON model, by name: starting points for a custom one.
-pub const BUILTIN_DEFINITIONS: &str = include_str!("../../data/fairy-variants.json");
 
 impl Variant {
     /// Reads and checks a definition in the seed's JSON model: it fits in 64 KiB, every field

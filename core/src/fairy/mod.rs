@@ -7,7 +7,11 @@ mod differential;
 #[cfg(feature = "definitions")]
 mod definition;
 #[cfg(feature = "definitions")]
-pub use definition::{BUILTIN_DEFINITIONS, MAX_DEFINITION_BYTES};
+pub use definition::MAX_DEFINITION_BYTES;
+
+/// The built-in variants in the seed's JSON model, by name: what rooms store, and starting points
+/// for a custom variant.
+pub const BUILTIN_DEFINITIONS: &str = include_str!("../../data/fairy-variants.json");
 mod draws;
 mod figures;
 mod game;

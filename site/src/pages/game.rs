@@ -91,10 +91,15 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     let create_room = move |_| {
         let code = crate::room_code(browser::random_u64());
         let chosen = config_of(&values.get_untracked());
-        let config = match screens(slug).map_or(Ok(chosen.clone()), |s| s.complete_config(chosen)) {
+        let mut config = match screens(slug).map_or(Ok(chosen.clone()), |s| s.complete_config(chosen)) {
             Ok(config) => config,
             Err(reason) => return message.set(Some(i18n.t_with("options-refused", &[("reason", reason.into())]))),
         };
+        // What the server compiled for the page (a custom chess variant) it compiles again from
+        // the definition it stores: not sent back.
+        if let Some(fields) = config.as_object_mut() {
+            fields.remove("compiled");
+        }
         let takebacks = takebacks.get_untracked();
         busy.set(true);
         spawn_local(async move {

@@ -1,58 +1,90 @@
 //! A custom variant: its definition in the seed's JSON model, written on the chess page and kept in
-//! the browser, becomes the config the engine and the server take (`"definition"`), under its own
-//! name, so a room of it never passes for a built-in variant. Only the chess page reads
-//! definitions; it hands the local game the variant compiled, as the server hands rooms theirs.
+//! the browser, goes to the server to be checked (`"check": true`), which answers it compiled; the
+//! page, the local game and rooms play that, and a room stores the definition under its own name,
+//! so it never passes for a built-in variant. No page reads definitions itself: the reader is the
+//! server's.
 
-#[cfg(feature = "game-page")]
-use leptos::prelude::*;
 use serde_json::Value;
 #[cfg(feature = "game-page")]
-use tabula_core::fairy::Variant;
+use {
+    crate::i18n::I18n,
+    leptos::prelude::*,
+    tabula_core::fairy::{Variant, BUILTIN_DEFINITIONS},
+};
 
 use crate::storage;
 
 /// The variant option's value that stands for the definition written on the page.
 pub const CUSTOM: &str = "custom";
 
-/// `{"variant": "custom"}` as the chess page last compiled it, for a build that reads no
-/// definitions (the local game).
+/// `{"variant": "custom"}` as the chess page last had it checked: a config with the definition and
+/// the variant compiled, for the local game.
 #[cfg(not(feature = "game-page"))]
-pub fn compiled(config: Value) -> Result<Value, String> {
+pub fn checked_config(config: Value) -> Result<Value, String> {
     if config["variant"] != CUSTOM {
         return Ok(config);
     }
-    storage::custom_variant_compiled().ok_or_else(|| "definition: write one on the chess page first".to_owned())
+    storage::custom_variant_checked().ok_or_else(|| "definition: write one on the chess page first".to_owned())
+}
+
+/// The definition being written (as typed), and the server's answer for the text it checked.
+#[cfg(feature = "game-page")]
+#[derive(Clone)]
+pub struct Editor {
+    pub text: ArcRwSignal<String>,
+    pub checked: ArcRwSignal<Option<(String, Result<Value, String>)>>,
 }
 
 #[cfg(feature = "game-page")]
 thread_local! {
-    // Counted, not owned by a view: it outlives every page that shows it.
-    static TEXT: ArcRwSignal<String> = ArcRwSignal::new(storage::custom_variant().unwrap_or_else(template));
+    // Counted, not owned by a view: they outlive every page that shows them.
+    static EDITOR: Editor = Editor {
+        text: ArcRwSignal::new(storage::custom_variant().unwrap_or_else(|| starting_point("chess").unwrap_or_default())),
+        checked: ArcRwSignal::new(None),
+    };
 }
 
-/// The definition being written, as typed (one per page, read wherever the options are).
+/// The page's one editor.
 #[cfg(feature = "game-page")]
-pub fn text() -> ArcRwSignal<String> {
-    TEXT.with(ArcRwSignal::clone)
+pub fn editor() -> Editor {
+    EDITOR.with(Editor::clone)
 }
 
-/// Replaces the definition being written, and keeps it for the next visit.
 #[cfg(feature = "game-page")]
-pub fn set_text(new: String) {
-    storage::save_custom_variant(&new);
-    text().set(new);
-}
+impl Editor {
+    /// Replaces the definition being written, and keeps it for the next visit.
+    pub fn set_text(&self, new: String) {
+        storage::save_custom_variant(&new);
+        self.text.set(new);
+    }
 
-/// A starting point: orthodox chess, written out.
-#[cfg(feature = "game-page")]
-fn template() -> String {
-    starting_point("chess").unwrap_or_default()
+    /// Records the server's answer for `text` (the local game plays the last one accepted).
+    pub fn set_checked(&self, text: String, answer: Result<Value, String>) {
+        if let Ok(config) = &answer {
+            storage::save_custom_variant_checked(config);
+        }
+        self.checked.set(Some((text, answer)));
+    }
+
+    /// `{"variant": "custom"}` as the server answered for the text being written: checked and
+    /// compiled, refused, or not yet checked.
+    pub fn complete(&self, config: Value) -> Result<Value, String> {
+        if config["variant"] != CUSTOM {
+            return Ok(config);
+        }
+        self.text.with(|text| {
+            self.checked.with(|checked| match checked {
+                Some((checked_text, answer)) if checked_text == text => answer.clone(),
+                _ => Err(use_context::<I18n>().map(|i18n| i18n.t("chess-custom-checking")).unwrap_or_default()),
+            })
+        })
+    }
 }
 
 /// The built-in variant `name` written out to be changed, renamed so it stays apart from the original.
 #[cfg(feature = "game-page")]
 pub fn starting_point(name: &str) -> Option<String> {
-    let all: serde_json::Map<String, Value> = serde_json::from_str(tabula_core::fairy::BUILTIN_DEFINITIONS).ok()?;
+    let all: serde_json::Map<String, Value> = serde_json::from_str(BUILTIN_DEFINITIONS).ok()?;
     let mut definition = all.get(name)?.clone();
     let fields = definition.as_object_mut()?;
     // How Fairy-Stockfish names it: a matter for the agreement tests, not for the player.
@@ -74,48 +106,56 @@ fn own_name(definition: &Value) -> &str {
     }
 }
 
-/// `{"variant": "custom"}` with `text` read in: `{"variant": <its name>, "definition": <it>}`.
+/// The config to check for the definition `text`: `{"variant": <its name>, "definition": <it>}`,
+/// or where its JSON breaks.
 #[cfg(feature = "game-page")]
-pub fn complete(mut config: Value, text: &str) -> Result<Value, String> {
-    if config["variant"] != CUSTOM {
-        return Ok(config);
-    }
+pub fn to_check(text: &str) -> Result<Value, String> {
     let definition: Value = serde_json::from_str(text).map_err(|e| format!("definition: {e}"))?;
-    config["variant"] = own_name(&definition).into();
-    config["definition"] = definition;
-    Ok(config)
+    Ok(serde_json::json!({"variant": own_name(&definition), "definition": definition}))
 }
 
 #[cfg(all(test, feature = "game-page"))]
 mod tests {
     use serde_json::json;
-    use tabula_core::fairy::{Chess, ChessConfig};
-    use tabula_core::Game;
 
     use super::*;
 
     #[test]
-    fn a_built_in_written_out_is_a_custom_variant_of_the_same_rules() {
+    fn a_built_in_written_out_is_renamed_and_keeps_its_rules() {
         let text = starting_point("capablanca").unwrap();
-        let config = complete(json!({"variant": CUSTOM}), &text).unwrap();
+        let config = to_check(&text).unwrap();
         assert_eq!(config["variant"], "my-capablanca");
-        let custom = Chess::new(serde_json::from_value::<ChessConfig>(config).unwrap()).unwrap();
-        let original = Chess::new(ChessConfig { variant: "capablanca".into(), ..ChessConfig::default() }).unwrap();
-        assert_eq!(custom.fen(), original.fen());
-        assert_eq!(custom.legal_moves(), original.legal_moves());
+        let all: serde_json::Map<String, Value> = serde_json::from_str(BUILTIN_DEFINITIONS).unwrap();
+        for field in ["board", "pieces", "start", "castling", "promotion"] {
+            assert_eq!(config["definition"][field], all["capablanca"][field], "{field}");
+        }
         assert!(!text.contains("fairy_stockfish"));
     }
 
     #[test]
     fn a_custom_variant_takes_its_own_name_and_says_where_its_json_breaks() {
-        let named = |name: Value| complete(json!({"variant": CUSTOM}), &json!({"name": name}).to_string()).unwrap();
+        let named = |name: Value| to_check(&json!({"name": name}).to_string()).unwrap();
         assert_eq!(named(json!("hex-ish_2"))["variant"], "hex-ish_2");
         assert_eq!(named(json!("capablanca"))["variant"], CUSTOM, "not a built-in's name");
         assert_eq!(named(json!("a b"))["variant"], CUSTOM);
         assert_eq!(named(json!(7))["variant"], CUSTOM);
-        let broken = complete(json!({"variant": CUSTOM}), "{\"board\": [8, 8],\n}").unwrap_err();
+        let broken = to_check("{\"board\": [8, 8],\n}").unwrap_err();
         assert!(broken.starts_with("definition: ") && broken.contains("line 2"), "{broken}");
+    }
+
+    #[test]
+    fn only_the_answer_for_the_text_being_written_counts() {
+        let editor = Editor { text: ArcRwSignal::new("{}".into()), checked: ArcRwSignal::new(None) };
         let chess = json!({"variant": "chess"});
-        assert_eq!(complete(chess.clone(), "not read"), Ok(chess));
+        assert_eq!(editor.complete(chess.clone()), Ok(chess));
+        let custom = json!({"variant": CUSTOM});
+        assert!(editor.complete(custom.clone()).is_err(), "not checked yet");
+        editor.checked.set(Some(("{}".into(), Err("definition.board: missing".into()))));
+        assert_eq!(editor.complete(custom.clone()), Err("definition.board: missing".into()));
+        let compiled = json!({"variant": "mine", "compiled": "AAEC"});
+        editor.checked.set(Some(("{}".into(), Ok(compiled.clone()))));
+        assert_eq!(editor.complete(custom.clone()), Ok(compiled));
+        editor.text.set("{ }".into());
+        assert!(editor.complete(custom).is_err(), "an answer for other text");
     }
 }

@@ -66,12 +66,12 @@ impl GameUi for ChessUi {
         game.read_move(typed).or_else(|| (!typed.is_empty()).then(|| UciMove(typed.to_ascii_lowercase())))
     }
 
-    /// "custom": the definition written on the page, under its own name.
+    /// "custom": the definition written on the page, as the server checked and compiled it.
     fn complete_config(config: serde_json::Value) -> Result<serde_json::Value, String> {
         #[cfg(feature = "game-page")]
-        return custom::text().with(|text| custom::complete(config, text));
+        return custom::editor().complete(config);
         #[cfg(not(feature = "game-page"))]
-        custom::compiled(config)
+        custom::checked_config(config)
     }
 
     /// The chosen variant: what it is, its start, and where each piece goes; for a custom one,

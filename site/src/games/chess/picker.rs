@@ -12,8 +12,10 @@ use tabula_core::Game;
 use super::board::{figure_use, placement};
 use super::{custom, ChessUi};
 use crate::i18n::{has, tr, use_i18n, I18n};
+use crate::api::ApiError;
 use crate::play::GameUi;
-use crate::storage;
+use gloo_timers::future::TimeoutFuture;
+use leptos::task::spawn_local;
 
 /// The classes of a square of a piece's picture.
 pub fn reach_class(mark: u8) -> &'static str {
@@ -102,11 +104,12 @@ fn card_html(i18n: I18n, game: &Chess) -> String {
 }
 
 /// The definition of a custom variant, to write or paste, or to begin from a built-in one.
-fn editor() -> impl IntoView {
-    let text = custom::text();
+fn editor_view() -> impl IntoView {
+    let editor = custom::editor();
+    let (text, start_editor, input_editor) = (editor.text.clone(), editor.clone(), editor);
     let start_from = move |event| {
         if let Some(written) = custom::starting_point(&event_target_value(&event)) {
-            custom::set_text(written);
+            start_editor.set_text(written);
         }
     };
     let names = Variant::builtin().keys().map(|name| view! { <option value=name.clone()>{name.clone()}</option> });
@@ -119,33 +122,51 @@ fn editor() -> impl IntoView {
             </select>
             <label for="chess-definition">{tr("chess-custom-definition")}</label>
             <textarea id="chess-definition" rows="14" spellcheck="false" autocapitalize="off" autocomplete="off"
-                prop:value=move || text.get() on:input=move |event| custom::set_text(event_target_value(&event))></textarea>
+                prop:value=move || text.get() on:input=move |event| input_editor.set_text(event_target_value(&event))></textarea>
             <p class="hint">{tr("chess-custom-help")}</p>
         </div>
     }
 }
 
+/// Has the server check the definition being written, half a second after the last change.
+fn check_as_written(i18n: I18n, custom: Memo<bool>) {
+    let editor = custom::editor();
+    Effect::new(move |_| {
+        let text = editor.text.get();
+        if !custom.get() || editor.checked.with_untracked(|c| c.as_ref().is_some_and(|(t, _)| *t == text)) {
+            return;
+        }
+        let editor = editor.clone();
+        spawn_local(async move {
+            TimeoutFuture::new(500).await;
+            if editor.text.with_untracked(|now| *now != text) {
+                return; // written on since: that text is checked instead
+            }
+            let answer = match custom::to_check(&text) {
+                Err(reason) => Err(reason),
+                Ok(config) => crate::api::check_config("chess", &config).await.map_err(|error| match error {
+                    ApiError::Refused { message, .. } => message,
+                    ApiError::Network(_) => i18n.t("connection-lost"),
+                }),
+            };
+            editor.set_checked(text, answer);
+        });
+    });
+}
+
 /// The card of the variant `config` chooses; for a custom one, its editor above it (the card shows
-/// the variant as written whenever it compiles; the page says why when it does not).
+/// the variant as the server compiled it; the page says why when it refused it).
 pub fn variant_card(config: Signal<serde_json::Value>) -> impl IntoView {
     let i18n = use_i18n();
     let custom = Memo::new(move |_| config.with(|c| c["variant"] == custom::CUSTOM));
-    let game = Memo::new(move |_| {
+    check_as_written(i18n, custom);
+    let html = Memo::new(move |_| {
         let completed = ChessUi::complete_config(config.get()).ok()?;
-        Chess::new(serde_json::from_value::<ChessConfig>(completed).ok()?).ok()
+        let game = Chess::new(serde_json::from_value::<ChessConfig>(completed).ok()?).ok()?;
+        Some(card_html(i18n, &game))
     });
-    // The local game reads no definitions: it plays the custom variant as last compiled here.
-    Effect::new(move |_| {
-        game.with(|game| {
-            if let Some(game) = game.as_ref().filter(|g| g.config().definition.is_some()) {
-                let compiled = serde_json::json!({"variant": game.variant().name, "compiled": game.variant().compiled_text()});
-                storage::save_custom_variant_compiled(&compiled);
-            }
-        })
-    });
-    let html = Memo::new(move |_| game.with(|game| game.as_ref().map(|game| card_html(i18n, game))));
     view! {
-        {move || custom.get().then(editor)}
+        {move || custom.get().then(editor_view)}
         <section class="variant-card" id="variant-card" inner_html=move || html.get().unwrap_or_default()></section>
     }
 }
