@@ -53,7 +53,7 @@ fn shown_here(id: &str) -> bool {
         return false;
     }
     // The chess variant picker's words: only on the game's page.
-    if ["chess-variant-", "chess-piece-", "chess-reach-"].iter().any(|p| id.starts_with(p)) {
+    if ["chess-variant-", "chess-piece-", "chess-reach-", "chess-custom"].iter().any(|p| id.starts_with(p)) {
         return feature("CHESS") && feature("GAME_PAGE");
     }
     // The home and game pages' own words, which a room's bundle never shows.
@@ -143,6 +143,11 @@ fn main() {
         println!("cargo::rerun-if-changed={}", path.display());
         let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         std::fs::write(out_dir.join(format!("{game}.css")), minify_css(&css)).expect("OUT_DIR is writable");
+        // What only the game's page shows (the chess variant card), apart for the other bundles.
+        let page_path = root.join(format!("src/games/{game}/picker.css"));
+        println!("cargo::rerun-if-changed={}", page_path.display());
+        let page_css = std::fs::read_to_string(&page_path).unwrap_or_default();
+        std::fs::write(out_dir.join(format!("{game}-page.css")), minify_css(&page_css)).expect("OUT_DIR is writable");
     }
     // The site's own stylesheet, which every page inlines.
     let path = root.join("static/style.css");

@@ -22,7 +22,7 @@ pub struct ChessConfig {
     /// The variant itself in the seed's JSON model: a custom variant, or a built-in one as a room
     /// stored it when it was created. When present it is the variant played, whatever its name.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(not(feature = "definitions"), serde(deserialize_with = "skip_definition"))]
+    #[cfg_attr(not(feature = "definitions"), serde(deserialize_with = "skip_definition", skip_serializing))]
     pub definition: Option<serde_json::Value>,
     /// `definition` compiled (`Variant::compiled_text`), added by the server for the pages that carry
     /// no reader of the JSON model (rooms). Ignored wherever the model can be read.

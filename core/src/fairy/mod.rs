@@ -269,15 +269,14 @@ impl Variant {
     /// This variant compiled, as base64 text: how a room's variant reaches the pages that carry no
     /// reader of the JSON model (the server writes it; `from_compiled_text` reads it).
     pub fn compiled_text(&self) -> String {
-        use base64::Engine as _;
-        base64::engine::general_purpose::STANDARD_NO_PAD.encode(postcard::to_allocvec(self).expect("a variant serialises"))
+        hex::encode(postcard::to_allocvec(self).expect("a variant serialises"))
     }
 
     /// Reads what `compiled_text` wrote, refusing bytes whose indices could not be played.
     pub fn from_compiled_text(text: &str) -> Result<Variant, String> {
-        use base64::Engine as _;
-        let bytes = base64::engine::general_purpose::STANDARD_NO_PAD.decode(text).map_err(|e| e.to_string())?;
-        let mut variant: Variant = postcard::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        // Fixed words: the decoders' own messages would bring their formatting into every room.
+        let bytes = hex::decode(text).map_err(|_| "a compiled variant that is not hex".to_owned())?;
+        let mut variant: Variant = postcard::from_bytes(&bytes).map_err(|_| "a compiled variant that does not read".to_owned())?;
         let pieces = variant.pieces.len();
         let fits = (1..=MAX_FILES).contains(&variant.files)
             && (1..=MAX_FILES).contains(&variant.ranks)
@@ -324,12 +323,25 @@ impl Variant {
     }
 
     /// A built-in variant as `named` finds it, shared: what a game holds (no copy per game).
+    #[cfg(not(compiled_variants))]
     pub fn shared(name: &str) -> Option<std::sync::Arc<Variant>> {
         static SHARED: std::sync::OnceLock<BTreeMap<String, std::sync::Arc<Variant>>> = std::sync::OnceLock::new();
         let shared = SHARED.get_or_init(|| {
-            Variant::builtin().iter().map(|(name, v)| (name.clone(), std::sync::Arc::new(v.clone()))).collect()
+            // Inserted one by one: collecting would link a sort into every room's page.
+            let mut shared = BTreeMap::new();
+            for (name, variant) in Variant::builtin() {
+                shared.insert(name.clone(), std::sync::Arc::new(variant.clone()));
+            }
+            shared
         });
         shared.get(&Variant::named(name)?.name).cloned()
+    }
+
+    /// In the web app, which plays one variant at a time, a copy: no map of them all (its code is
+    /// about a kilobyte of a room's page).
+    #[cfg(compiled_variants)]
+    pub fn shared(name: &str) -> Option<std::sync::Arc<Variant>> {
+        Variant::named(name).map(|variant| std::sync::Arc::new(variant.clone()))
     }
 
     /// The variants Tabula ships (`core/data/fairy-variants.json`), by name.

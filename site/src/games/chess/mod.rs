@@ -23,7 +23,13 @@ pub struct ChessUi;
 impl GameUi for ChessUi {
     type G = Chess;
     const SLUG: Slug = Slug::Chess;
+    #[cfg(not(feature = "game-page"))]
     const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/chess.css"));
+    #[cfg(feature = "game-page")]
+    const CSS: &'static str = concat!(
+        include_str!(concat!(env!("OUT_DIR"), "/chess.css")),
+        include_str!(concat!(env!("OUT_DIR"), "/chess-page.css"))
+    );
 
     fn colour_id(seat: Seat) -> &'static str {
         match seat {
