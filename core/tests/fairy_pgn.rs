@@ -169,3 +169,30 @@ fn files_that_cannot_be_played_say_why() {
     assert!(record.config.chess960);
     assert_eq!(record.moves, vec![UciMove("f4f5".into())]);
 }
+
+/// A custom variant's game (the griffin-seed rules under a name of its own) reads back where that
+/// variant is played, and nowhere else.
+#[test]
+fn a_custom_variants_game_reads_back_where_it_is_played() {
+    let definition = Variant::builtin_definition("griffin-seed").unwrap().clone();
+    let playing = ChessConfig { variant: "my-griffin".into(), definition: Some(definition), ..ChessConfig::default() };
+    let mut game = Chess::new(playing.clone()).unwrap();
+    let moves: Vec<UciMove> = ["g2g4", "a7a6", "g4g5", "a6a5", "g5g6", "a5a4", "g6h7", "a4a3", "h7g8g"]
+        .into_iter()
+        .map(|m| UciMove(m.into()))
+        .collect();
+    for mv in &moves {
+        game.play(mv).unwrap();
+    }
+    let record = Record { config: playing.clone(), moves: moves.clone(), white: None, black: None, result: "*".into() };
+    let text = record.to_pgn().unwrap();
+    assert!(text.contains("[Variant \"my-griffin\"]") && text.contains("=G"), "{text}");
+    let back = Record::from_pgn_playing(&text, &playing).unwrap();
+    assert_eq!(back.moves, moves);
+    let mut replayed = Chess::new(back.config).unwrap();
+    for mv in &back.moves {
+        replayed.play(mv).unwrap();
+    }
+    assert_eq!(replayed.fen(), game.fen());
+    assert_eq!(Record::from_pgn(&text), Err(PgnError::Variant("my-griffin".into())));
+}

@@ -152,7 +152,7 @@ pub fn save_custom_variant(text: &str) {
 
 /// The custom chess variant as the server last accepted it on the chess page (a config with the
 /// variant compiled): what the local game plays.
-#[cfg(not(feature = "game-page"))]
+#[cfg(all(feature = "local-screen", not(feature = "game-page")))]
 pub fn custom_variant_checked() -> Option<Value> {
     serde_json::from_str(&get("tabula.chess.custom.checked")?).ok()
 }

@@ -220,6 +220,8 @@ async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_
     let text = edit_definition(&white, r#"v => v.replace('"my-griffin-seed"', '"e2e-griffin"')"#).await;
     wait_until(&white, &format!("{heading} === 'e2e-griffin · 8 × 8'"), 5, "the renamed variant").await;
     assert_eq!(js(&white, message).await, json!(""), "nothing refused: {text}");
+    let card = js(&white, "return document.getElementById('variant-card').textContent").await;
+    assert!(card.as_str().unwrap().contains("its first diagonal step cannot capture"), "its description: {card}");
     screenshot(&white, "chess-custom-variant").await;
 
     click(&white, "#create-room").await;

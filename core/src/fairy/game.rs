@@ -10,7 +10,7 @@ use super::{Position, Variant};
 use crate::game::{ConfigError, Game, Outcome, OutcomeRecord, Rejection, Seat, Status};
 use crate::GameKind;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ChessConfig {
     /// A built-in variant (`core/data/fairy-variants.json`), or the name of the one `definition` gives.
@@ -28,6 +28,22 @@ pub struct ChessConfig {
     /// no reader of the JSON model (rooms). Ignored wherever the model can be read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compiled: Option<String>,
+}
+
+/// Field by field; a build that cannot read definitions skips them (always `None` there) and
+/// compares the compiled variants instead, without linking JSON values' comparison.
+impl PartialEq for ChessConfig {
+    fn eq(&self, other: &ChessConfig) -> bool {
+        #[cfg(feature = "definitions")]
+        let same_definition = self.definition == other.definition;
+        #[cfg(not(feature = "definitions"))]
+        let same_definition = true;
+        self.variant == other.variant
+            && self.fen == other.fen
+            && self.chess960 == other.chess960
+            && same_definition
+            && self.compiled == other.compiled
+    }
 }
 
 impl Default for ChessConfig {

@@ -266,7 +266,7 @@ impl Variant {
         Ok(variants)
     }
 
-    /// This variant compiled, as base64 text: how a room's variant reaches the pages that carry no
+    /// This variant compiled, as hex text: how a room's variant reaches the pages that carry no
     /// reader of the JSON model (the server writes it; `from_compiled_text` reads it).
     pub fn compiled_text(&self) -> String {
         hex::encode(postcard::to_allocvec(self).expect("a variant serialises"))

@@ -100,9 +100,21 @@ impl Record {
     /// Reads the first game of a PGN file: the variant (ours or Fairy-Stockfish's name, `…960` for
     /// the Chess960 setting; chess when absent), the start position, the moves in SAN or UCI.
     pub fn from_pgn(text: &str) -> Result<Record, PgnError> {
+        Record::from_pgn_playing(text, &ChessConfig::default())
+    }
+
+    /// As `from_pgn`, where a `Variant` tag naming the variant of `playing` (a custom one, say) means
+    /// that variant: a custom variant's game reads back where it is played.
+    pub fn from_pgn_playing(text: &str, playing: &ChessConfig) -> Result<Record, PgnError> {
         let (tags, movetext) = split_tags(text)?;
         let get = |key: &str| tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.clone());
-        let config = config_of(get("Variant"), get("FEN"))?;
+        let custom = playing.definition.is_some() || playing.compiled.is_some();
+        let config = match get("Variant") {
+            Some(name) if custom && name == playing.variant => {
+                ChessConfig { fen: get("FEN"), chess960: false, ..playing.clone() }
+            }
+            variant => config_of(variant, get("FEN"))?,
+        };
         let mut game = super::Chess::new(config.clone()).map_err(|e| PgnError::Config(e.0))?;
         let mut moves = Vec::new();
         let mut result = get("Result").filter(|r| RESULTS.contains(&r.as_str())).unwrap_or_else(|| "*".to_owned());

@@ -19,7 +19,7 @@ pub const CUSTOM: &str = "custom";
 
 /// `{"variant": "custom"}` as the chess page last had it checked: a config with the definition and
 /// the variant compiled, for the local game.
-#[cfg(not(feature = "game-page"))]
+#[cfg(all(feature = "local-screen", not(feature = "game-page")))]
 pub fn checked_config(config: Value) -> Result<Value, String> {
     if config["variant"] != CUSTOM {
         return Ok(config);

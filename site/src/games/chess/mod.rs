@@ -76,8 +76,11 @@ impl GameUi for ChessUi {
     fn complete_config(config: serde_json::Value) -> Result<serde_json::Value, String> {
         #[cfg(feature = "game-page")]
         return custom::editor().complete(config);
-        #[cfg(not(feature = "game-page"))]
-        custom::checked_config(config)
+        #[cfg(all(feature = "local-screen", not(feature = "game-page")))]
+        return custom::checked_config(config);
+        // A room's config comes from the server, complete.
+        #[allow(unreachable_code)]
+        Ok(config)
     }
 
     /// The chosen variant: what it is, its start, and where each piece goes; for a custom one,

@@ -70,13 +70,13 @@ fn grid_html(variant: &Variant, square: impl Fn(usize) -> (&'static str, String)
 }
 
 /// The card of `game`'s variant: a built-in's words come from the locale files, a custom one's
-/// from its definition.
-fn card_html(i18n: I18n, game: &Chess) -> String {
+/// (`custom`) from its definition.
+fn card_html(i18n: I18n, game: &Chess, custom: Option<String>) -> String {
     let variant = game.variant();
     let name = variant.name.as_str();
     let words = |id: &str| if has(id) { escape(&i18n.t(id)) } else { String::new() };
-    let description = match &game.config().definition {
-        Some(definition) => escape(definition["description"].as_str().unwrap_or_default()),
+    let description = match custom {
+        Some(description) => escape(&description),
         None => words(&format!("chess-variant-{name}")),
     };
     let (files, ranks) = (variant.files(), variant.ranks());
@@ -163,7 +163,12 @@ pub fn variant_card(config: Signal<serde_json::Value>) -> impl IntoView {
     let html = Memo::new(move |_| {
         let completed = ChessUi::complete_config(config.get()).ok()?;
         let game = Chess::new(serde_json::from_value::<ChessConfig>(completed).ok()?).ok()?;
-        Some(card_html(i18n, &game))
+        // The page reads no definitions: a custom variant's description comes from the text.
+        let description = custom.get().then(|| {
+            let definition = custom::editor().text.with(|text| serde_json::from_str::<serde_json::Value>(text).ok());
+            definition.and_then(|d| d["description"].as_str().map(str::to_owned)).unwrap_or_default()
+        });
+        Some(card_html(i18n, &game, description))
     });
     view! {
         {move || custom.get().then(editor_view)}

@@ -52,7 +52,7 @@ fn import(text: &str, playing: &ChessConfig) -> Result<History<Chess>, Refusal> 
         let config = ChessConfig { fen: Some(text.to_owned()), chess960: false, ..playing.clone() };
         Pgn { config, moves: Vec::new(), white: None, black: None, result: "*".into() }
     } else {
-        Pgn::from_pgn(text).map_err(Refusal::Pgn)?
+        Pgn::from_pgn_playing(text, playing).map_err(Refusal::Pgn)?
     };
     let config = serde_json::to_value(&record.config).unwrap_or_default();
     History::replay(config, &record.moves).map_err(|e| Refusal::Pgn(PgnError::Config(e)))
