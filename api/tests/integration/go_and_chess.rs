@@ -2,8 +2,8 @@
 //! phase, where a player may only act for their own colour.
 
 use serde_json::{json, Value};
-use tabula_core::fairy::pgn::Record;
 use tabula_api::room::RoomId;
+use tabula_core::fairy::pgn::Record;
 use tabula_core::GameKind;
 
 use crate::client::{room_id, Backend, TestApi};
@@ -143,14 +143,19 @@ pub async fn custom_chess_variants_are_checked_stored_and_played(backend: Backen
         ("/pieces/K/royal", json!(false), "definition.start: White has no royal piece"),
         ("/start", json!("g2k2/1p4/6/6/P5/R2K1G/6 w - - 0 1"), "definition.start: 7 ranks in the FEN, the board has 6"),
         ("/board", json!([13, 6]), "definition.board: 13 x 6"),
-        ("/pieces/G/moves/0/children/0/move", json!({"ref": "Z"}), "definition.pieces.G.moves[0].children[0].move.ref: no piece \"Z\""),
+        (
+            "/pieces/G/moves/0/children/0/move",
+            json!({"ref": "Z"}),
+            "definition.pieces.G.moves[0].children[0].move.ref: no piece \"Z\"",
+        ),
     ];
     for (pointer, value, message) in refusals {
         let mut definition = mini_griffin();
         *definition.pointer_mut(pointer).unwrap() = value;
         let room = room_id();
         let config = json!({"variant": "mini-griffin", "definition": definition});
-        let reply = api.post(json!({"roomId": room, "seat": 1, "name": "Ann", "game": "chess", "config": config})).await;
+        let reply =
+            api.post(json!({"roomId": room, "seat": 1, "name": "Ann", "game": "chess", "config": config})).await;
         assert_eq!((reply.status.as_u16(), reply.code()), (400, "bad_request"), "{pointer}: {}", reply.raw);
         let said = reply.body["error"]["message"].as_str().unwrap_or_default();
         assert!(said.contains(message), "{pointer}: {said:?} should name the field as {message:?}");

@@ -250,7 +250,8 @@ async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_
     }
     let end = expected(&game.fen());
     assert_eq!((end.get("g1"), end.get("f1"), end.get("g8")), (Some(&'K'), Some(&'R'), Some(&'G')));
-    let view: serde_json::Value = reqwest::get(format!("{}/api/game?roomId={room}", server.base)).await.unwrap().json().await.unwrap();
+    let view: serde_json::Value =
+        reqwest::get(format!("{}/api/game?roomId={room}", server.base)).await.unwrap().json().await.unwrap();
     assert_eq!(view["config"]["variant"], "e2e-griffin");
     assert_eq!(view["config"]["definition"]["name"], "e2e-griffin", "the room keeps the definition it was made with");
     assert_eq!(view["state"]["fen"], json!(game.fen()));
@@ -336,7 +337,8 @@ async fn moves_are_typed_and_listed_in_san_and_records_go_out_as_pgn_and_come_in
     let fen = "r4k3r/1P8/10/10/10/10/10/R4K3R w KQkq - 0 1";
     paste(&client, fen).await;
     let mut pasted =
-        Chess::new(ChessConfig { variant: "capablanca".into(), fen: Some(fen.into()), ..ChessConfig::default() }).unwrap();
+        Chess::new(ChessConfig { variant: "capablanca".into(), fen: Some(fen.into()), ..ChessConfig::default() })
+            .unwrap();
     see(&client, &pasted, "the pasted FEN").await;
     assert_eq!(move_list(&client).await, Vec::<String>::new());
     type_move(&client, "bxa8=Q").await;

@@ -50,8 +50,8 @@ impl Variant {
     #[cfg(not(compiled_variants))]
     pub fn builtin_definition(name: &str) -> Option<&'static Value> {
         static DEFINITIONS: std::sync::OnceLock<serde_json::Map<String, Value>> = std::sync::OnceLock::new();
-        let all = DEFINITIONS
-            .get_or_init(|| serde_json::from_str(BUILTIN_DEFINITIONS).expect("the shipped variants read"));
+        let all =
+            DEFINITIONS.get_or_init(|| serde_json::from_str(BUILTIN_DEFINITIONS).expect("the shipped variants read"));
         all.get(&Variant::named(name)?.name)
     }
 }
@@ -159,8 +159,10 @@ mod tests {
         // that would ask for 8^8 steps.
         let mut chain = small();
         let pieces = chain["pieces"].as_object_mut().unwrap();
-        for (letter, before) in ["A", "B", "C", "D", "E", "F", "G"].into_iter().zip(["R", "A", "B", "C", "D", "E", "F"]) {
-            let leap = json!({"move": {"type": "leaper", "direction": [1, 2]}, "children": [{"move": {"ref": before}}]});
+        for (letter, before) in ["A", "B", "C", "D", "E", "F", "G"].into_iter().zip(["R", "A", "B", "C", "D", "E", "F"])
+        {
+            let leap =
+                json!({"move": {"type": "leaper", "direction": [1, 2]}, "children": [{"move": {"ref": before}}]});
             pieces.insert(letter.into(), json!({"expandMoves": "X", "moves": [leap]}));
         }
         let started = std::time::Instant::now();

@@ -203,7 +203,8 @@ impl Game for Chess {
             .clone()
             .or_else(|| variant.start.clone())
             .ok_or_else(|| ConfigError("no start position".into()))?;
-        let position = Position::from_fen(&variant, &fen, config.chess960).map_err(|e| ConfigError(format!("fen: {e}")))?;
+        let position =
+            Position::from_fen(&variant, &fen, config.chess960).map_err(|e| ConfigError(format!("fen: {e}")))?;
         Ok(Chess::at(config, variant, position, Vec::new()))
     }
 
@@ -326,7 +327,12 @@ impl Serialize for Chess {
 impl<'de> Deserialize<'de> for Chess {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let state = StateRepr::deserialize(d)?;
-        let config = ChessConfig { variant: state.variant, fen: Some(state.fen), chess960: state.chess960, ..ChessConfig::default() };
+        let config = ChessConfig {
+            variant: state.variant,
+            fen: Some(state.fen),
+            chess960: state.chess960,
+            ..ChessConfig::default()
+        };
         let game = Chess::new(config).map_err(D::Error::custom)?;
         if game.status().to_move() != state.to_move {
             return Err(D::Error::custom("to_move does not follow from the position"));

@@ -2,10 +2,10 @@
 //! compiled into move trees; positions in FEN (up to 12 x 12), moves in UCI notation as
 //! Fairy-Stockfish writes them, perft. Copy-make positions on a mailbox board.
 
-#[cfg(test)]
-mod differential;
 #[cfg(feature = "definitions")]
 mod definition;
+#[cfg(test)]
+mod differential;
 #[cfg(feature = "definitions")]
 pub use definition::MAX_DEFINITION_BYTES;
 
@@ -159,7 +159,8 @@ impl Variant {
         for (id, piece) in &def.pieces {
             let mut letters = id.chars();
             let letter = letters.next().filter(|c| c.is_ascii_uppercase() && letters.next().is_none());
-            let letter = letter.ok_or_else(|| format!("pieces.{id}: a piece's id is one capital letter (FEN needs it)"))?;
+            let letter =
+                letter.ok_or_else(|| format!("pieces.{id}: a piece's id is one capital letter (FEN needs it)"))?;
             let white = compile(&def.pieces, id, 0)?;
             let plain = |n: &Node| n.children.is_empty() && n.reflections == 0 && n.hop == Hop::None;
             // A piece attacks every square any path of its tree can capture on: a move-only step
@@ -276,7 +277,8 @@ impl Variant {
     pub fn from_compiled_text(text: &str) -> Result<Variant, String> {
         // Fixed words: the decoders' own messages would bring their formatting into every room.
         let bytes = hex::decode(text).map_err(|_| "a compiled variant that is not hex".to_owned())?;
-        let mut variant: Variant = postcard::from_bytes(&bytes).map_err(|_| "a compiled variant that does not read".to_owned())?;
+        let mut variant: Variant =
+            postcard::from_bytes(&bytes).map_err(|_| "a compiled variant that does not read".to_owned())?;
         let pieces = variant.pieces.len();
         let fits = (1..=MAX_FILES).contains(&variant.files)
             && (1..=MAX_FILES).contains(&variant.ranks)

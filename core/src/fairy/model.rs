@@ -338,7 +338,9 @@ fn compile_node(
             let mut nodes = compile(pieces, piece, depth + 1)?;
             for n in &mut nodes {
                 if when.is_some() && n.when.is_some() {
-                    return Err(format!("{path}.when: a condition on a reference to {piece}, whose moves have their own"));
+                    return Err(format!(
+                        "{path}.when: a condition on a reference to {piece}, whose moves have their own"
+                    ));
                 }
                 n.when = n.when.or(when);
             }
@@ -364,7 +366,9 @@ fn compile_node(
             };
             let [dx, dy] = *direction;
             if (dx, dy) == (0, 0) || dx.abs() > MAX_OFFSET || dy.abs() > MAX_OFFSET {
-                return Err(format!("{path}.move.direction: [{dx}, {dy}] must move, at most {MAX_OFFSET} squares each way"));
+                return Err(format!(
+                    "{path}.move.direction: [{dx}, {dy}] must move, at most {MAX_OFFSET} squares each way"
+                ));
             }
             let length = length.unwrap_or(0);
             if length > MAX_OFFSET as u32 {

@@ -97,8 +97,8 @@ pub fn starting_point(name: &str) -> Option<String> {
 #[cfg(feature = "game-page")]
 fn own_name(definition: &Value) -> &str {
     let name = definition["name"].as_str().unwrap_or_default();
-    let well_formed = (1..=40).contains(&name.len())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let well_formed =
+        (1..=40).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if well_formed && Variant::named(name).is_none() {
         name
     } else {

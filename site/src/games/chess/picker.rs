@@ -11,8 +11,8 @@ use tabula_core::Game;
 
 use super::board::{figure_use, placement};
 use super::{custom, ChessUi};
-use crate::i18n::{has, tr, use_i18n, I18n};
 use crate::api::ApiError;
+use crate::i18n::{has, tr, use_i18n, I18n};
 use crate::play::GameUi;
 use gloo_timers::future::TimeoutFuture;
 use leptos::task::spawn_local;
