@@ -9,7 +9,8 @@ use std::path::Path;
 
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, PatternElement};
 
-const LANGUAGES: [(&str, &str); 3] = [("ZH_CN", "zh-CN"), ("EN", "en"), ("JA", "ja")];
+const LANGUAGES: [(&str, &str); 6] =
+    [("ZH_CN", "zh-CN"), ("EN", "en"), ("JA", "ja"), ("RU", "ru"), ("FR", "fr"), ("DE", "de")];
 
 fn compile(tag: &str, source: &str) -> Vec<(String, String)> {
     let resource = fluent_syntax::parser::parse(source)
@@ -49,7 +50,9 @@ fn shown_here(id: &str) -> bool {
     // Reading a PGN or FEN makes a local game: rooms only write PGN.
     let local_only = (id.starts_with("pgn-") && id != "pgn-download") || id == "chess-copy-fen";
     let local_screen = feature("LOCAL_SCREEN");
-    if (game_page || local_only) && !local_screen && !feature("GAME_PAGE") && !feature("HOME_PAGES") {
+    // Bundles that show pages (not only rooms): Triplex's pages are all of its bundle.
+    let page_bundle = local_screen || feature("GAME_PAGE") || feature("HOME_PAGES") || feature("TRIPLEX");
+    if (game_page || local_only) && !page_bundle {
         return false;
     }
     // The chess variant picker's words: only on the game's page.
@@ -61,7 +64,7 @@ fn shown_here(id: &str) -> bool {
         .into_iter()
         .chain(["continue-title", "play-local", "create-room", "join-room", "join-title"])
         .any(|page| page == id);
-    if page_only && !local_screen && !feature("GAME_PAGE") && !feature("HOME_PAGES") {
+    if page_only && !page_bundle {
         return false;
     }
     // Refusals and labels named without their game's prefix, shown only by the games that use them.
@@ -78,7 +81,7 @@ fn shown_here(id: &str) -> bool {
         Some("go" | "sgf") => feature("GO"),
         Some("edges") => feature("EDGES"),
         Some("chess" | "pgn") => feature("CHESS"),
-        Some("triplex") => feature("HOME_PAGES"),
+        Some("triplex") => feature("TRIPLEX"),
         _ => true,
     }
 }
@@ -135,10 +138,32 @@ fn minify_css(css: &str) -> String {
     out
 }
 
+/// The Triplex levels as the web app carries them: size, pieces, the rotatable piece, and the key of
+/// the code each level's solution gives (`code_key`), never the solutions or the codes themselves.
+fn triplex_levels(out_dir: &Path) {
+    use tabula_core::triplex::{catalog, code_key};
+    println!("cargo::rerun-if-changed=../core/data/triplex-levels.jsonl");
+    let mut out = String::from("pub static LEVELS: &[CompactLevel] = &[\n");
+    for level in catalog::shipped() {
+        let _ = writeln!(
+            out,
+            "    CompactLevel {{ w: {}, h: {}, pieces: &{:?}, rotatable: {:?}, code_key: {} }},",
+            level.w,
+            level.h,
+            level.pieces,
+            level.rotatable.map(|r| r as u8),
+            code_key(&level.code)
+        );
+    }
+    out.push_str("];\n");
+    std::fs::write(out_dir.join("triplex_levels.rs"), out).expect("OUT_DIR is writable");
+}
+
 fn main() {
     let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).to_path_buf();
     let out_dir = Path::new(&std::env::var("OUT_DIR").expect("cargo sets it")).to_path_buf();
-    for game in ["popucom", "go", "edges", "chess"] {
+    triplex_levels(&out_dir);
+    for game in ["popucom", "go", "edges", "chess", "triplex"] {
         let path = root.join(format!("src/games/{game}/board.css"));
         println!("cargo::rerun-if-changed={}", path.display());
         let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

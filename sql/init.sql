@@ -1,7 +1,7 @@
--- Tabula: the database behind /api/game on Supabase (PostgreSQL behind PostgREST).
+-- Tabula: the database behind /api/game and /api/triplex on Supabase (PostgreSQL behind PostgREST).
 -- Idempotent: run it again after every update (Supabase: SQL editor, or psql -v ON_ERROR_STOP=1 -f).
 --
--- Only the API functions, with the secret (service_role) key, read or write rooms. Row level security
+-- Only the API functions, with the secret (service_role) key, read or write rooms and Triplex solves. Row level security
 -- is on with no policy, and the anon/authenticated roles hold no privileges: the public key can
 -- neither read seat token hashes nor write anything.
 
@@ -44,6 +44,18 @@ create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
 
 alter table public.rooms enable row level security;
 
+-- Triplex records: one row per accepted solve (the API checks the solution with the rule engine
+-- before it writes). Kept when rooms are cleaned up.
+create table if not exists public.triplex_solves (
+    id        bigint generated always as identity primary key,
+    level     integer not null check (level >= 1),
+    name      text not null check (char_length(name) between 1 and 24),
+    ms        bigint not null check (ms > 0),
+    solved_at timestamptz not null default now()
+);
+create index if not exists triplex_solves_level_idx on public.triplex_solves (level, id);
+alter table public.triplex_solves enable row level security;
+
 -- Supabase grants every new table to anon and authenticated by default; take that back.
 do $$
 declare
@@ -52,10 +64,12 @@ begin
     foreach client_role in array array['anon', 'authenticated'] loop
         if exists (select from pg_roles where rolname = client_role) then
             execute format('revoke all on table public.rooms from %I', client_role);
+            execute format('revoke all on table public.triplex_solves from %I', client_role);
         end if;
     end loop;
     if exists (select from pg_roles where rolname = 'service_role') then
         grant select, insert, update, delete on table public.rooms to service_role;
+        grant select, insert on table public.triplex_solves to service_role;
     end if;
 end
 $$;

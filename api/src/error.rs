@@ -29,6 +29,11 @@ pub enum ApiError {
     IllegalMove { reason: &'static str, message: String },
     #[error("too many requests; retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64, headers: Vec<(HeaderName, HeaderValue)> },
+    #[error("no Triplex level {0}")]
+    LevelNotFound(i64),
+    /// A Triplex solve whose placement the engine does not accept (why, in the engine's words).
+    #[error("not a solution: {0}")]
+    WrongSolution(String),
     #[error("a valid cron secret is required")]
     Unauthorized,
     #[error("not found")]
@@ -52,10 +57,10 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::RoomNotFound(_) | ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::RoomNotFound(_) | ApiError::LevelNotFound(_) | ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::NotAPlayer => StatusCode::FORBIDDEN,
             ApiError::VersionConflict { .. } | ApiError::SeatTaken(_) => StatusCode::CONFLICT,
-            ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::IllegalMove { .. } | ApiError::WrongSolution(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -75,6 +80,8 @@ impl ApiError {
             ApiError::SeatTaken(_) => "seat_taken",
             ApiError::IllegalMove { .. } => "illegal_move",
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::LevelNotFound(_) => "level_not_found",
+            ApiError::WrongSolution(_) => "wrong_solution",
             ApiError::Unauthorized => "unauthorized",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",

@@ -1,4 +1,4 @@
-//! Tabula's HTTP API: thin glue between requests, the rule engine (`tabula-core`) and a room store.
+//! Tabula's HTTP API: thin glue between requests, the rule engine (`tabula-core`) and a store.
 //! One axum router ([`router`]) serves the Vercel functions (`api/game.rs`, `api/cron.rs`) and the
 //! local server (`tabula serve`).
 
@@ -13,5 +13,6 @@ pub mod room;
 mod routes;
 pub mod store;
 pub mod token;
+pub mod triplex;
 
 pub use routes::{router, AppState, IDLE_ROOM_HOURS};

@@ -1,4 +1,5 @@
-//! `/api/game` (GET a room, POST create/join, PUT play/resign/rematch/takeback) and `/api/cron`.
+//! `/api/game` (GET a room, POST create/join, PUT play/resign/rematch/takeback), `/api/cron`, and
+//! the Triplex records (`triplex.rs`) under the same limiter and deadline.
 //! Thin glue: validate, authenticate the seat, let `core/` judge the move, compare-and-swap.
 //! Checks run in a fixed order so a racing loser always sees 409: body, room, token, version, rules.
 
@@ -7,7 +8,7 @@ use std::sync::Arc;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use chrono::{Duration, Utc};
 use serde::Deserialize;
@@ -52,6 +53,10 @@ impl AppState {
     pub fn with_abandon_after(self, abandon_after: std::time::Duration) -> AppState {
         let abandon_after = Duration::from_std(abandon_after).unwrap_or(Duration::seconds(DEFAULT_ABANDON_SECONDS));
         AppState { abandon_after, ..self }
+    }
+
+    pub(crate) fn store(&self) -> &dyn Store {
+        self.store.as_ref()
     }
 
     /// Replays `room` and marks who is away, as of now.
@@ -100,6 +105,11 @@ pub fn router(state: AppState) -> Router {
             get(get_room).post(post_room).put(put_room).layer(axum::middleware::from_fn(within_deadline)),
         )
         .route("/api/cron", get(cron))
+        .route("/api/triplex/solve", post(crate::triplex::post_solve).layer(axum::middleware::from_fn(within_deadline)))
+        .route(
+            "/api/triplex/records",
+            get(crate::triplex::get_records).layer(axum::middleware::from_fn(within_deadline)),
+        )
         // Unknown API paths answer in JSON and never fall through to the site.
         .route("/api/{*path}", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })

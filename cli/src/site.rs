@@ -1,5 +1,6 @@
 //! The built site as `tabula serve` sends it (the same answers `vercel.json` gives on Vercel): each
-//! address to its pre-rendered page (`/go` is `go.html`, every `/room/...` is `room.html`), a real
+//! address to its pre-rendered page (`/go` is `go.html`, every `/room/...` is `room.html`, every
+//! `/triplex/<number>` is `triplex/level.html`), a real
 //! 404 page for anything else, files compressed at build time sent by `Accept-Encoding`, and cache
 //! lifetimes: content-hashed assets forever, pages revalidated every time.
 
@@ -47,6 +48,7 @@ pub fn resolve(site: &Path, path: &str, query: Option<&str>) -> Target {
     let found = match parts.as_slice() {
         [] => file("index.html"),
         ["room", _] => file("room.html"),
+        ["triplex", level] if level.bytes().all(|b| b.is_ascii_digit()) => file("triplex/level.html"),
         _ => {
             let joined = parts.join("/");
             // A page is `name.html`; its address has no extension. Pages are not served twice.
@@ -64,7 +66,7 @@ fn cache_control(path: &Path, site: &Path) -> &'static str {
     let relative = path.strip_prefix(site).unwrap_or(path);
     if relative.starts_with("assets") {
         "public, max-age=31536000, immutable"
-    } else if path.extension().is_some_and(|e| e == "html") {
+    } else if path.extension().is_some_and(|e| e == "html") || relative == Path::new("sw.js") {
         "no-cache"
     } else {
         "public, max-age=3600"
@@ -105,6 +107,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tabula-site-{}", std::process::id()));
         for file in
             ["index.html", "go.html", "go/local.html", "room.html", "404.html", "robots.txt", "assets/go-1.wasm"]
+                .into_iter()
+                .chain(["triplex.html", "triplex/level.html", "sw.js"])
         {
             let path = dir.join(file);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -125,15 +129,21 @@ mod tests {
         assert_eq!(resolve(&site, "/go", None), file(&site, "go.html"));
         assert_eq!(resolve(&site, "/go/local", Some("size=19")), file(&site, "go/local.html"));
         assert_eq!(resolve(&site, "/room/abc123", None), file(&site, "room.html"));
+        assert_eq!(resolve(&site, "/triplex", None), file(&site, "triplex.html"));
+        assert_eq!(resolve(&site, "/triplex/37", None), file(&site, "triplex/level.html"));
+        assert_eq!(resolve(&site, "/triplex/level", None), file(&site, "triplex/level.html"));
         assert_eq!(resolve(&site, "/robots.txt", None), file(&site, "robots.txt"));
         assert_eq!(resolve(&site, "/assets/go-1.wasm", None), file(&site, "assets/go-1.wasm"));
         assert_eq!(resolve(&site, "/local", Some("x=1")), Target::Redirect("/popucom/local?x=1".into()));
         assert_eq!(resolve(&site, "/go/", None), Target::Redirect("/go".into()));
-        for missing in ["/nowhere", "/go.html", "/room/a/b", "/../etc/passwd", "/.hidden", "/assets/%2e%2e"] {
+        for missing in
+            ["/nowhere", "/go.html", "/room/a/b", "/../etc/passwd", "/.hidden", "/assets/%2e%2e", "/triplex/x1"]
+        {
             assert_eq!(resolve(&site, missing, None), not_found, "{missing}");
         }
         assert_eq!(cache_control(&site.join("assets/go-1.wasm"), &site), "public, max-age=31536000, immutable");
         assert_eq!(cache_control(&site.join("go.html"), &site), "no-cache");
         assert_eq!(cache_control(&site.join("robots.txt"), &site), "public, max-age=3600");
+        assert_eq!(cache_control(&site.join("sw.js"), &site), "no-cache", "the service worker updates at once");
     }
 }

@@ -1,4 +1,5 @@
-//! Every call to `/api/game`, in one place. The server's room view is the truth for online games.
+//! Every call to the API (`/api/game`, `/api/triplex/...`), in one place. The server's room view is
+//! the truth for online games.
 
 use gloo_net::http::{Request, RequestBuilder, Response};
 use gloo_timers::callback::Timeout;
@@ -285,4 +286,40 @@ pub async fn act(
         body["action"] = json!(action);
     }
     room_from(read(send(Request::put(URL), Some(&body)).await?).await?)
+}
+
+/// A Triplex level's records: first solver, number of solvers, best and median times.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriplexRecords {
+    pub first: Option<FirstSolver>,
+    pub solvers: u64,
+    pub best_ms: Option<u64>,
+    pub median_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct FirstSolver {
+    pub name: String,
+    pub ms: u64,
+}
+
+fn records_from(value: Value) -> Result<TriplexRecords, ApiError> {
+    serde_json::from_value(value).map_err(|e| ApiError::Network(format!("unreadable records: {e}")))
+}
+
+pub async fn triplex_records(level: usize) -> Result<TriplexRecords, ApiError> {
+    let request = Request::get("/api/triplex/records").query([("level", level.to_string())]);
+    records_from(read(send(request, None).await?).await?)
+}
+
+/// Sends a solve to the records; the server checks the solution and answers the level's records.
+pub async fn triplex_solve(
+    level: usize,
+    name: &str,
+    ms: u64,
+    solution: &[Vec<u8>],
+) -> Result<TriplexRecords, ApiError> {
+    let body = json!({"level": level, "name": name, "ms": ms, "solution": solution});
+    records_from(read(send(Request::post("/api/triplex/solve"), Some(&body)).await?).await?)
 }

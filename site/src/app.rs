@@ -68,6 +68,10 @@ pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
         Route::Home => view! { <Home /> }.into_any(),
         #[cfg(feature = "home-pages")]
         Route::NotFound => view! { <NotFound /> }.into_any(),
+        #[cfg(feature = "triplex")]
+        Route::Game(Slug::Triplex) => view! { <crate::games::triplex::TriplexPage /> }.into_any(),
+        #[cfg(feature = "triplex")]
+        Route::TriplexLevel(number) => view! { <crate::games::triplex::TriplexLevel number=number /> }.into_any(),
         Route::Game(slug) if cfg!(feature = "home-pages") || cfg!(feature = "game-page") && screens(slug).is_some() => {
             view! { <GamePage slug=slug /> }.into_any()
         }

@@ -1,4 +1,4 @@
-//! Every user-visible string, from the Fluent files `site/locales/*.ftl` (zh-CN, en and ja), compiled
+//! Every user-visible string, from the Fluent files `site/locales/*.ftl` (zh-CN, en, ja, ru, fr, de), compiled
 //! into tables at build time (`build.rs`). The language is detected from the browser, switchable,
 //! and remembered in localStorage.
 
@@ -11,16 +11,22 @@ pub enum Lang {
     ZhCn,
     En,
     Ja,
+    Ru,
+    Fr,
+    De,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 3] = [Lang::ZhCn, Lang::En, Lang::Ja];
+    pub const ALL: [Lang; 6] = [Lang::ZhCn, Lang::En, Lang::Ja, Lang::Ru, Lang::Fr, Lang::De];
 
     pub fn tag(self) -> &'static str {
         match self {
             Lang::ZhCn => "zh-CN",
             Lang::En => "en",
             Lang::Ja => "ja",
+            Lang::Ru => "ru",
+            Lang::Fr => "fr",
+            Lang::De => "de",
         }
     }
 
@@ -30,6 +36,9 @@ impl Lang {
             Lang::ZhCn => "中文",
             Lang::En => "English",
             Lang::Ja => "日本語",
+            Lang::Ru => "Русский",
+            Lang::Fr => "Français",
+            Lang::De => "Deutsch",
         }
     }
 
@@ -46,6 +55,9 @@ impl Lang {
                 "zh" => Some(Lang::ZhCn),
                 "ja" => Some(Lang::Ja),
                 "en" => Some(Lang::En),
+                "ru" => Some(Lang::Ru),
+                "fr" => Some(Lang::Fr),
+                "de" => Some(Lang::De),
                 _ => None,
             })
             .unwrap_or(Lang::En)
@@ -92,6 +104,9 @@ pub fn table(lang: Lang) -> Option<&'static [(&'static str, &'static str)]> {
         Lang::ZhCn => tables::ZH_CN,
         Lang::En => tables::EN,
         Lang::Ja => tables::JA,
+        Lang::Ru => tables::RU,
+        Lang::Fr => tables::FR,
+        Lang::De => tables::DE,
     })
 }
 
@@ -300,7 +315,7 @@ mod tests {
         sources(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut texts);
         let mut named = BTreeSet::new();
         for text in &texts {
-            for call in [".t(\"", ".t_with(\"", "Label::Id(\"", "caption: \""] {
+            for call in [".t(\"", ".t_with(\"", "Label::Id(\"", "caption: \"", " tr(\"", "{tr(\""] {
                 for (at, _) in text.match_indices(call) {
                     let rest = &text[at + call.len()..];
                     named.insert(rest[..rest.find('"').unwrap()].to_owned());
@@ -322,9 +337,12 @@ mod tests {
 
     #[test]
     fn browser_preferences_pick_a_language() {
-        assert_eq!(Lang::negotiate(["fr-FR", "ja-JP", "en"]), Lang::Ja);
+        assert_eq!(Lang::negotiate(["pt-BR", "ja-JP", "en"]), Lang::Ja);
         assert_eq!(Lang::negotiate(["zh-TW"]), Lang::ZhCn);
-        assert_eq!(Lang::negotiate(["de"]), Lang::En);
+        assert_eq!(Lang::negotiate(["fr-CA", "en"]), Lang::Fr);
+        assert_eq!(Lang::negotiate(["de-AT"]), Lang::De);
+        assert_eq!(Lang::negotiate(["ru"]), Lang::Ru);
+        assert_eq!(Lang::negotiate(["pt"]), Lang::En);
         assert_eq!(Lang::negotiate([]), Lang::En);
     }
 }

@@ -51,9 +51,10 @@ pub fn site_style() -> &'static str {
     include_str!(concat!(env!("OUT_DIR"), "/site.css"))
 }
 
-/// Each playable game's stylesheet, by game name.
+/// Each game's stylesheet, by game name.
 pub fn styles() -> Vec<(&'static str, &'static str)> {
-    Slug::ALL.into_iter().filter_map(|slug| Some((slug.name(), crate::games::screens(slug)?.css()))).collect()
+    let games = Slug::ALL.into_iter().filter_map(|slug| Some((slug.name(), crate::games::screens(slug)?.css())));
+    games.chain([("triplex", crate::games::triplex::CSS)]).collect()
 }
 
 /// The languages the browser fetches (all but English): tag and messages.
@@ -68,17 +69,19 @@ pub struct Bundle {
     pub features: Vec<&'static str>,
 }
 
-/// The bundles: `home` (every page without a game engine), then for each playable game its page
+/// The bundles: `home` (every page without a game engine), then for each game with rooms its page
 /// (`go-page`: options, rules pictures, a new room), its local game (`go`) and its rooms (`go-room`,
-/// which the room page's loader picks). Moving between them is a page load.
+/// which the room page's loader picks), and `triplex` (the puzzle's pages). Moving between them is
+/// a page load.
 pub fn bundles() -> Vec<Bundle> {
     let mut bundles = vec![Bundle { name: "home".into(), features: vec!["home-pages"] }];
-    for slug in Slug::ALL.into_iter().filter(|s| s.playable()) {
+    for slug in Slug::ALL.into_iter().filter(|s| s.has_rooms()) {
         let game = slug.name();
         bundles.push(Bundle { name: format!("{game}-page"), features: vec![game, "game-page"] });
         bundles.push(Bundle { name: game.into(), features: vec![game, "local-screen"] });
         bundles.push(Bundle { name: format!("{game}-room"), features: vec![game, "room-screen"] });
     }
+    bundles.push(Bundle { name: "triplex".into(), features: vec!["triplex"] });
     bundles
 }
 
@@ -91,13 +94,15 @@ pub fn pages() -> Vec<Page> {
         let noindex = matches!(route, Route::Room(_));
         let bundle_name = match (&route, bundle) {
             (Route::Room(_), _) => "loader".to_owned(),
+            (Route::Game(Slug::Triplex) | Route::TriplexLevel(_), _) => "triplex".to_owned(),
             (Route::Game(_), Some(slug)) => format!("{}-page", slug.name()),
             (_, Some(slug)) => slug.name().to_owned(),
             (_, None) => "home".to_owned(),
         };
         let path = if noindex { "/room/".to_owned() } else { route.path() };
         let game = match &route {
-            Route::Game(slug) | Route::Local(slug) if slug.playable() => Some(slug.name().to_owned()),
+            Route::Game(slug) | Route::Local(slug) => Some(slug.name().to_owned()),
+            Route::TriplexLevel(_) => Some("triplex".to_owned()),
             _ => None,
         };
         Page {
@@ -114,12 +119,13 @@ pub fn pages() -> Vec<Page> {
     };
     let mut pages = vec![page(Route::Home, "index.html", None, true)];
     for slug in Slug::ALL {
-        let bundle = slug.playable().then_some(slug);
-        pages.push(page(Route::Game(slug), &format!("{}.html", slug.name()), bundle, true));
-        if slug.playable() {
-            pages.push(page(Route::Local(slug), &format!("{}/local.html", slug.name()), bundle, true));
+        pages.push(page(Route::Game(slug), &format!("{}.html", slug.name()), Some(slug), true));
+        if slug.has_rooms() {
+            pages.push(page(Route::Local(slug), &format!("{}/local.html", slug.name()), Some(slug), true));
         }
     }
+    // Every `/triplex/<n>` is this page; the app reads the level from the address.
+    pages.push(page(Route::TriplexLevel(0), "triplex/level.html", Some(Slug::Triplex), false));
     pages.push(page(Route::Room(String::new()), "room.html", None, false));
     pages.push(page(Route::NotFound, "404.html", None, false));
     pages
@@ -135,7 +141,11 @@ mod tests {
         let find = |file: &str| pages.iter().find(|p| p.file == file).unwrap_or_else(|| panic!("no {file}"));
         assert!(find("index.html").body.contains("POPUCOM three-match chess"));
         assert!(find("go.html").body.contains("id=\"play-local\""), "Go's page offers a local game");
-        assert!(find("triplex.html").body.contains("id=\"coming-soon\""), "Triplex is not playable yet");
+        assert!(find("triplex.html").body.contains("id=\"level-1\""), "Triplex's page lists its levels");
+        assert_eq!(
+            (find("triplex.html").bundle.as_str(), find("triplex/level.html").bundle.as_str()),
+            ("triplex", "triplex")
+        );
         assert!(find("edges/local.html").body.contains("id=\"edge-127\""), "the local game shows its board");
         assert!(find("popucom/local.html").body.contains("id=\"cell-40\""), "the local game shows its board");
         assert_eq!(find("go/local.html").bundle, "go");
@@ -149,7 +159,7 @@ mod tests {
             names,
             ["home", "popucom-page", "popucom", "popucom-room", "go-page", "go", "go-room"]
                 .into_iter()
-                .chain(["edges-page", "edges", "edges-room", "chess-page", "chess", "chess-room"])
+                .chain(["edges-page", "edges", "edges-room", "chess-page", "chess", "chess-room", "triplex"])
                 .collect::<Vec<_>>()
         );
     }

@@ -18,6 +18,8 @@ pub enum Route {
     /// A local game on this device; its options are in the query string.
     Local(Slug),
     Room(String),
+    /// A Triplex level by its number (0: the pre-rendered page every level starts from).
+    TriplexLevel(usize),
     NotFound,
 }
 
@@ -29,9 +31,13 @@ impl Route {
             // The first version's local game.
             ["local"] => Route::Local(Slug::Popucom),
             ["room", code] if valid_room_code(code) => Route::Room((*code).to_owned()),
+            ["triplex", "level"] => Route::TriplexLevel(0),
+            ["triplex", number] if number.len() <= 4 && number.bytes().all(|b| b.is_ascii_digit()) => {
+                number.parse().map_or(Route::NotFound, Route::TriplexLevel)
+            }
             [game] => Slug::from_name(game).map_or(Route::NotFound, Route::Game),
             [game, "local"] => match Slug::from_name(game) {
-                Some(slug) if slug.playable() => Route::Local(slug),
+                Some(slug) if slug.has_rooms() => Route::Local(slug),
                 Some(slug) => Route::Game(slug),
                 None => Route::NotFound,
             },
@@ -45,6 +51,8 @@ impl Route {
             Route::Game(slug) => format!("/{}", slug.name()),
             Route::Local(slug) => format!("/{}/local", slug.name()),
             Route::Room(code) => format!("/room/{code}"),
+            Route::TriplexLevel(0) => "/triplex/level".to_owned(),
+            Route::TriplexLevel(number) => format!("/triplex/{number}"),
             Route::NotFound => "/404".to_owned(),
         }
     }
@@ -88,7 +96,7 @@ impl Router {
         // unless the caller knows the game.
         match *route {
             Route::Home | Route::NotFound => cfg!(feature = "home-pages"),
-            Route::Game(slug) if !slug.playable() => cfg!(feature = "home-pages"),
+            Route::Game(Slug::Triplex) | Route::TriplexLevel(_) => cfg!(feature = "triplex"),
             Route::Game(slug) => cfg!(feature = "game-page") && screens(slug).is_some(),
             Route::Local(slug) => cfg!(feature = "local-screen") && screens(slug).is_some(),
             Route::Room(_) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| screens(slug).is_some()),
@@ -159,6 +167,8 @@ mod tests {
             Route::Local(Slug::Popucom),
             Route::Local(Slug::Go),
             Route::Room("abc123".into()),
+            Route::TriplexLevel(37),
+            Route::TriplexLevel(0),
         ];
         for route in routes {
             assert_eq!(Route::parse(&route.path()), route);
@@ -169,7 +179,10 @@ mod tests {
     fn odd_paths() {
         assert_eq!(Route::parse("/local"), Route::Local(Slug::Popucom), "the first version's URL");
         assert_eq!(Route::parse("/go/"), Route::Game(Slug::Go));
-        assert_eq!(Route::parse("/triplex/local"), Route::Game(Slug::Triplex), "not playable yet: its page");
+        assert_eq!(Route::parse("/triplex/local"), Route::Game(Slug::Triplex), "a puzzle has no local game");
+        assert_eq!(Route::parse("/triplex/724"), Route::TriplexLevel(724));
+        assert_eq!(Route::parse("/triplex/12345"), Route::NotFound);
+        assert_eq!(Route::parse("/triplex/-1"), Route::NotFound);
         assert_eq!(Route::parse("/room/"), Route::NotFound);
         assert_eq!(Route::parse("/room/a%20b"), Route::NotFound);
         assert_eq!(Route::parse("/nowhere"), Route::NotFound);

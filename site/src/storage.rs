@@ -11,18 +11,18 @@ fn local_storage() -> Option<web_sys::Storage> {
     browser::window()?.local_storage().ok()?
 }
 
-fn get(key: &str) -> Option<String> {
+pub(crate) fn get(key: &str) -> Option<String> {
     local_storage()?.get_item(key).ok()?
 }
 
-fn set(key: &str, value: &str) {
+pub(crate) fn set(key: &str, value: &str) {
     if let Some(storage) = local_storage() {
         // Storage can be full or disabled (private mode): the app still works, it just forgets.
         let _ = storage.set_item(key, value);
     }
 }
 
-fn remove(key: &str) {
+pub(crate) fn remove(key: &str) {
     if let Some(storage) = local_storage() {
         let _ = storage.remove_item(key);
     }

@@ -347,11 +347,54 @@ fn page_html(
         head.push(format!("<style id=\"css-{game}\">{}</style>", game_css.trim()));
     }
     head.push(format!("<script>{CRASH_NOTICE}</script>"));
+    if page.bundle == OFFLINE_BUNDLE {
+        head.push(format!("<script>{REGISTER_SERVICE_WORKER}</script>"));
+    }
     head.push(format!("<script type=\"module\">{}</script>", start_script(page, bundles, locales)));
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n{}\n</head>\n<body>{}</body>\n</html>\n",
         head.join("\n"),
         page.body
+    )
+}
+
+/// The bundle whose pages work offline once visited (the puzzle needs no server to be played).
+const OFFLINE_BUNDLE: &str = "triplex";
+const REGISTER_SERVICE_WORKER: &str =
+    "if (\"serviceWorker\" in navigator) navigator.serviceWorker.register(\"/sw.js\", { scope: \"/triplex\" });";
+
+/// The service worker of the Triplex pages: it keeps their pages, bundle and languages in a cache
+/// named after their content (so a new build replaces it), serves pages from the network when it
+/// answers and from the cache when not (every `/triplex/<n>` is the level page), and assets from
+/// the cache first. The API is never cached: records need the server.
+fn service_worker(bundle: &Bundle, locale_files: &[String]) -> String {
+    let mut urls = vec!["/triplex".to_owned(), "/triplex/level".to_owned(), "/favicon.svg".to_owned()];
+    urls.extend([bundle.js.clone(), bundle.wasm.clone()]);
+    urls.extend(locale_files.iter().map(|name| format!("/assets/{name}")));
+    let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
+    let cache = hashed("tabula-triplex", "v", list.join(",").as_bytes());
+    format!(
+        "const CACHE = \"{cache}\";\nconst PRECACHE = [{}];\n{}",
+        list.join(", "),
+        r#"self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  if (event.request.mode === "navigate") {
+    const page = /^\/triplex\/\d+$/.test(url.pathname) ? "/triplex/level" : url.pathname;
+    event.respondWith(fetch(event.request).catch(() => caches.match(page).then((found) => found || Response.error())));
+    return;
+  }
+  event.respondWith(caches.match(event.request).then((found) => found || fetch(event.request)));
+});
+"#
     )
 }
 
@@ -433,11 +476,16 @@ pub fn build_site() -> Result<()> {
     }
     // Each language but English as a content-hashed JSON file; pages say where (`tabulaLocales`).
     let mut locale_urls = Vec::new();
+    let mut locale_files = Vec::new();
     for (tag, messages) in &manifest.locales {
         let json = serde_json::to_vec(messages)?;
         let name = hashed(&format!("locale-{tag}"), "json", &json);
         std::fs::write(assets.join(&name), json)?;
         locale_urls.push(format!("\"{tag}\": \"/assets/{name}\""));
+        locale_files.push(name);
+    }
+    if let Some(bundle) = bundles.get(OFFLINE_BUNDLE) {
+        std::fs::write(dist.join("sw.js"), service_worker(bundle, &locale_files))?;
     }
     let locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
     let statics = workspace_root().join("site/static");

@@ -1,6 +1,6 @@
-//! Where rooms live. One trait, two implementations: PostgREST (Supabase, production) and SQLite
-//! (one machine). Both store a room as one row; moves are written with a compare-and-swap on the
-//! room's version, so two racing writers can never both land.
+//! Where rooms (and Triplex solves) live. One trait, two implementations: PostgREST (Supabase,
+//! production) and SQLite (one machine). Both store a room as one row; moves are written with a
+//! compare-and-swap on the room's version, so two racing writers can never both land.
 
 mod postgrest;
 mod sqlite;
@@ -53,6 +53,21 @@ pub trait Store: Send + Sync + 'static {
     async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError>;
     /// Deletes rooms untouched since `cutoff`; returns how many.
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError>;
+    /// Adds a solve of a Triplex level (its solution already checked by the engine).
+    async fn add_solve(&self, solve: &Solve) -> Result<(), StoreError>;
+    /// Every solve of Triplex level `level`, oldest first.
+    async fn solves(&self, level: i64) -> Result<Vec<Solve>, StoreError>;
+}
+
+/// One solve of a Triplex level: the same columns in SQLite and PostgreSQL (`sql/init.sql`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Solve {
+    /// The level's number in the shipped list, from 1.
+    pub level: i64,
+    pub name: String,
+    /// How long the player took, in milliseconds.
+    pub ms: i64,
+    pub solved_at: DateTime<Utc>,
 }
 
 /// A room as a table row: the same columns in SQLite and PostgreSQL (`sql/init.sql`).

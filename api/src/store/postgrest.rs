@@ -6,7 +6,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use postgrest::Postgrest;
 use reqwest::StatusCode;
 
-use super::{RoomRow, Store, StoreError};
+use super::{RoomRow, Solve, Store, StoreError};
 use tabula_core::Seat;
 
 use crate::room::{Room, RoomId};
@@ -36,6 +36,7 @@ pub struct PostgrestStore {
 }
 
 const TABLE: &str = "rooms";
+const SOLVES: &str = "triplex_solves";
 
 /// How long one PostgREST call may take, connecting included. A request makes at most a few
 /// calls and the router gives the whole request its own deadline (`routes::REQUEST_DEADLINE`).
@@ -74,7 +75,10 @@ impl PostgrestStore {
     }
 
     /// Reads the rows of a successful answer; any other status is an error with PostgREST's text.
-    async fn rows(response: reqwest::Response, what: &str) -> Result<Vec<RoomRow>, StoreError> {
+    async fn rows<Row: serde::de::DeserializeOwned>(
+        response: reqwest::Response,
+        what: &str,
+    ) -> Result<Vec<Row>, StoreError> {
         let status = response.status();
         let text = match tokio::time::timeout(CALL_DEADLINE, response.text()).await {
             Ok(text) => text.map_err(unreachable)?,
@@ -99,7 +103,7 @@ fn body(room: &Room) -> Result<String, StoreError> {
 impl Store for PostgrestStore {
     async fn load(&self, id: &RoomId) -> Result<Option<Room>, StoreError> {
         let response = send(self.client.from(TABLE).select("*").eq("room_id", id.as_str()).execute()).await?;
-        let rows = Self::rows(response, "load").await?;
+        let rows: Vec<RoomRow> = Self::rows(response, "load").await?;
         rows.into_iter().next().map(Room::try_from).transpose()
     }
 
@@ -109,7 +113,7 @@ impl Store for PostgrestStore {
         if response.status() == StatusCode::CONFLICT {
             return Ok(false);
         }
-        Ok(!Self::rows(response, "create").await?.is_empty())
+        Ok(!Self::rows::<RoomRow>(response, "create").await?.is_empty())
     }
 
     async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError> {
@@ -123,14 +127,14 @@ impl Store for PostgrestStore {
                 .execute(),
         )
         .await?;
-        Ok(!Self::rows(response, "replace").await?.is_empty())
+        Ok(!Self::rows::<RoomRow>(response, "replace").await?.is_empty())
     }
 
     async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
         let column = format!("seat{}_seen_at", seat.number());
         let body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) }).to_string();
         let response = send(self.client.from(TABLE).eq("room_id", id.as_str()).update(body).execute()).await?;
-        Self::rows(response, "touch").await.map(drop)
+        Self::rows::<RoomRow>(response, "touch").await.map(drop)
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {
@@ -145,5 +149,17 @@ impl Store for PostgrestStore {
         }
         let deleted: Vec<serde_json::Value> = serde_json::from_str(&text).map_err(store_error)?;
         Ok(deleted.len() as u64)
+    }
+
+    async fn add_solve(&self, solve: &Solve) -> Result<(), StoreError> {
+        let body = serde_json::to_string(solve).map_err(store_error)?;
+        let response = send(self.client.from(SOLVES).insert(body).execute()).await?;
+        Self::rows::<Solve>(response, "add_solve").await.map(drop)
+    }
+
+    async fn solves(&self, level: i64) -> Result<Vec<Solve>, StoreError> {
+        let query = self.client.from(SOLVES).select("level,name,ms,solved_at").eq("level", level.to_string());
+        let response = send(query.order("id.asc").execute()).await?;
+        Self::rows(response, "solves").await
     }
 }

@@ -8,7 +8,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use tabula_core::Seat;
 
-use super::{RoomRow, Store, StoreError};
+use super::{RoomRow, Solve, Store, StoreError};
 use crate::room::{Room, RoomId};
 
 const SCHEMA: &str = "
@@ -28,6 +28,14 @@ CREATE TABLE IF NOT EXISTS rooms (
     updated_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rooms_updated_at ON rooms (updated_at);
+CREATE TABLE IF NOT EXISTS triplex_solves (
+    id INTEGER PRIMARY KEY,
+    level INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    ms INTEGER NOT NULL CHECK (ms > 0),
+    solved_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS triplex_solves_level ON triplex_solves (level, id);
 ";
 
 /// Columns added after the first release, for files created before them (as in `sql/init.sql`).
@@ -221,6 +229,40 @@ impl Store for SqliteStore {
         let cutoff = time_text(cutoff);
         self.with(move |db| {
             Ok(db.execute("DELETE FROM rooms WHERE updated_at < ?1", params![cutoff]).map_err(store_error)? as u64)
+        })
+        .await
+    }
+
+    async fn add_solve(&self, solve: &Solve) -> Result<(), StoreError> {
+        let solve = solve.clone();
+        self.with(move |db| {
+            let sql = "INSERT INTO triplex_solves (level, name, ms, solved_at) VALUES (?1, ?2, ?3, ?4)";
+            let values = params![solve.level, solve.name, solve.ms, time_text(solve.solved_at)];
+            db.execute(sql, values).map(drop).map_err(store_error)
+        })
+        .await
+    }
+
+    async fn solves(&self, level: i64) -> Result<Vec<Solve>, StoreError> {
+        self.with(move |db| {
+            let sql = "SELECT level, name, ms, solved_at FROM triplex_solves WHERE level = ?1 ORDER BY id";
+            let mut query = db.prepare(sql).map_err(store_error)?;
+            let rows = query
+                .query_map([level], |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, i64>(2)?,
+                        row.get::<_, String>(3)?,
+                    ))
+                })
+                .map_err(store_error)?;
+            rows.map(|row| {
+                let (level, name, ms, at) = row.map_err(store_error)?;
+                let solved_at = DateTime::parse_from_rfc3339(&at).map_err(store_error)?.to_utc();
+                Ok(Solve { level, name, ms, solved_at })
+            })
+            .collect()
         })
         .await
     }

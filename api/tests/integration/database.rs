@@ -16,6 +16,8 @@ async fn the_public_key_can_neither_read_nor_write_rooms() {
     let http = reqwest::Client::new();
     let rooms = format!("{}/rooms", supabase.rest_url);
     let row = json!({"room_id": room_id(), "game": "popucom"});
+    let solves = format!("{}/triplex_solves", supabase.rest_url);
+    let solve = json!({"level": 1, "name": "anon", "ms": 1000});
     for (who, bearer) in
         [("no key", None), ("anon", Some(supabase.jwt("anon"))), ("authenticated", Some(supabase.jwt("authenticated")))]
     {
@@ -32,6 +34,8 @@ async fn the_public_key_can_neither_read_nor_write_rooms() {
             ),
             ("delete", with_key(http.delete(&rooms).query(&[("room_id", format!("eq.{room}"))]))),
             ("call a function", with_key(http.post(format!("{}/rpc/now", supabase.rest_url)).json(&json!({})))),
+            ("read Triplex solves", with_key(http.get(&solves))),
+            ("add a Triplex solve", with_key(http.post(&solves).json(&solve))),
         ];
         for (what, request) in requests {
             let response = request.send().await.unwrap();
@@ -79,16 +83,19 @@ fn init_sql_is_idempotent_and_closes_the_original_games_table() {
             "insert into public.games (room_id) values ('x')",
             "select count(*) from public.rooms",
             "insert into public.rooms (room_id, game) values ('x', 'popucom')",
+            "select count(*) from public.triplex_solves",
+            "insert into public.triplex_solves (level, name, ms) values (1, 'x', 5)",
         ] {
             let result = postgres.sql(&database, &format!("set role {role}; {statement}"));
             assert!(result.is_err(), "{role} may run {statement:?}: {result:?}");
         }
     }
+    let tables = "('games', 'rooms', 'triplex_solves')";
     let policies =
-        postgres.sql(&database, "select count(*) from pg_policies where tablename in ('games', 'rooms')").unwrap();
-    assert_eq!(policies, "0", "no policy opens either table");
+        postgres.sql(&database, &format!("select count(*) from pg_policies where tablename in {tables}")).unwrap();
+    assert_eq!(policies, "0", "no policy opens any table");
     let rls = postgres
-        .sql(&database, "select bool_and(relrowsecurity) from pg_class where relname in ('games', 'rooms')")
+        .sql(&database, &format!("select bool_and(relrowsecurity) from pg_class where relname in {tables}"))
         .unwrap();
     assert_eq!(rls, "t");
     // The functions' role still works, and the constraints hold.
@@ -102,6 +109,14 @@ fn init_sql_is_idempotent_and_closes_the_original_games_table() {
         .sql(&database, "insert into public.rooms (room_id, game, moves) values ('r2', 'popucom', '{}')")
         .is_err());
     assert!(postgres.sql(&database, "update public.rooms set version = -1").is_err());
+    postgres
+        .sql(
+            &database,
+            "set role service_role; insert into public.triplex_solves (level, name, ms) values (3, 'ok', 9)",
+        )
+        .unwrap();
+    assert!(postgres.sql(&database, "insert into public.triplex_solves (level, name, ms) values (3, '', 9)").is_err());
+    assert!(postgres.sql(&database, "insert into public.triplex_solves (level, name, ms) values (0, 'a', 9)").is_err());
     let index =
         postgres.sql(&database, "select count(*) from pg_indexes where indexname = 'rooms_updated_at_idx'").unwrap();
     assert_eq!(index, "1");

@@ -24,3 +24,4 @@ mod presence;
 mod ratelimit;
 mod services;
 mod suite;
+mod triplex;

@@ -138,17 +138,54 @@ impl Level {
     /// Whether `code` unlocks the level after this one. Case, spaces and dashes do not matter, and
     /// Crockford's look-alikes are read as meant (O as 0, I and L as 1).
     pub fn accepts_code(&self, code: &str) -> bool {
-        let typed: String = code
-            .chars()
-            .filter(|c| !matches!(c, ' ' | '-'))
-            .map(|c| match c.to_ascii_uppercase() {
-                'O' => '0',
-                'I' | 'L' => '1',
-                other => other,
-            })
-            .collect();
-        typed == self.code
+        normalize_code(code) == self.code
     }
+}
+
+/// A code as typed, in the form the levels hold: spaces and dashes dropped, upper case, and
+/// Crockford's look-alikes read as meant (O as 0, I and L as 1).
+pub fn normalize_code(typed: &str) -> String {
+    typed
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-'))
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            other => other,
+        })
+        .collect()
+}
+
+/// A 32-bit digest of a (normalized) code: the web app ships these instead of the codes, so the
+/// level list it carries does not give every code away, and still opens a level from a typed code.
+pub fn code_key(code: &str) -> u32 {
+    let digest = Sha256::digest(format!("triplex code {code}"));
+    u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]])
+}
+
+/// The solution with pieces renumbered in reading order of their first cell, as the level list
+/// numbers them: a player's placement of interchangeable pieces becomes the one solution grid, so
+/// it gives the level's code.
+pub fn canonical(solution: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut renumbered: Vec<Option<u8>> = Vec::new();
+    let mut next = 0u8;
+    solution
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|&piece| {
+                    let index = piece as usize;
+                    if renumbered.len() <= index {
+                        renumbered.resize(index + 1, None);
+                    }
+                    *renumbered[index].get_or_insert_with(|| {
+                        next += 1;
+                        next - 1
+                    })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 fn counts_of(pieces: &[u8]) -> [u8; SHAPE_COUNT] {

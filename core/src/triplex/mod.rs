@@ -2,13 +2,16 @@
 //! most one rotatable piece) and every level has exactly one solution. Definition, shapes and the
 //! article's counts: `shared/rules/triplex.md`.
 
+pub mod catalog;
 mod generator;
 mod level;
 mod solver;
 
 pub use generator::{generate, has_straight_cut, images, tiling_of, Tiling};
 
-pub use level::{levels_of, sort_easiest_first, unlock_code, Level, Sizes, SolutionError};
+pub use level::{
+    canonical, code_key, levels_of, normalize_code, sort_easiest_first, unlock_code, Level, Sizes, SolutionError,
+};
 pub use solver::{Placements, Search};
 
 /// The 8 oriented shapes, by id, as (row, col) cells with the first cell in reading order first.
@@ -30,6 +33,21 @@ pub fn family(shape: u8) -> &'static [u8] {
         0 | 1 => &[0, 1],
         2 | 3 => &[2, 3],
         _ => &[4, 5, 6, 7],
+    }
+}
+
+/// The shape turned a quarter clockwise: dominoes and straight trominoes swap, the L's go round
+/// `XX/X.` -> `XX/.X` -> `.X/XX` -> `X./XX`.
+pub fn rotated(shape: u8) -> u8 {
+    match shape {
+        0 => 1,
+        1 => 0,
+        2 => 3,
+        3 => 2,
+        4 => 5,
+        5 => 7,
+        7 => 6,
+        _ => 4,
     }
 }
 
@@ -136,5 +154,26 @@ impl Puzzle {
             total.first = total.first.or(search.first);
         }
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quarter_turn_turns_the_cells() {
+        for shape in 0..SHAPE_COUNT as u8 {
+            let height = SHAPES[shape as usize].iter().map(|c| c.0).max().unwrap();
+            // Clockwise: row r, column c goes to row c, column (height - r).
+            let turned: Vec<(usize, usize)> = SHAPES[shape as usize].iter().map(|&(r, c)| (c, height - r)).collect();
+            assert_eq!(shape_of(&turned), Some(rotated(shape)), "shape {shape}");
+            assert!(family(shape).contains(&rotated(shape)));
+            let mut round = shape;
+            for _ in 0..4 {
+                round = rotated(round);
+            }
+            assert_eq!(round, shape, "four turns are none");
+        }
     }
 }

@@ -10,6 +10,8 @@ pub mod edges;
 pub mod go;
 #[cfg(feature = "popucom")]
 pub mod popucom;
+#[cfg(feature = "triplex")]
+pub mod triplex;
 
 use serde_json::{Map, Value};
 
@@ -74,10 +76,10 @@ impl Slug {
         }
     }
 
-    /// Whether the site can play this game yet (its screens exist in some bundle). The others show
-    /// their page with the rules and "coming soon".
-    pub fn playable(self) -> bool {
-        matches!(self, Slug::Popucom | Slug::Go | Slug::Edges | Slug::Chess)
+    /// A two-player game with local games and rooms (its screens in `screens`); Triplex, a
+    /// one-player puzzle, has its own pages instead (`games/triplex`).
+    pub fn has_rooms(self) -> bool {
+        self != Slug::Triplex
     }
 
     pub fn options(self) -> &'static [GameOption] {

@@ -105,7 +105,6 @@ pub fn Home() -> impl IntoView {
                     <Link route=Route::Game(slug) id=slug.name()>
                         <h3>{tr(slug.title_id())}</h3>
                         <p>{tr(slug.pitch_id())}</p>
-                        {(!slug.playable()).then(|| view! { <p class="soon">{tr("coming-soon")}</p> })}
                     </Link>
                 </li>
             }

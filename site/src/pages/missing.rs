@@ -47,7 +47,7 @@ pub fn RoomElsewhere(code: String) -> impl IntoView {
                 match api::room_turn(&code).await {
                     Ok(room) => {
                         match Slug::from_name(&room.game) {
-                            Some(slug) if slug.playable() => {
+                            Some(slug) if slug.has_rooms() => {
                                 if !reload_once(&code) {
                                     found.set(Found::Stuck);
                                 }

@@ -21,6 +21,10 @@ pub fn head(i18n: I18n, route: &Route) -> (String, String) {
             i18n.t_with("description-local", &[("game", game(*slug).into())]),
         ),
         Route::Room(code) => (i18n.t_with("title-room", &[("code", code.clone().into())]), i18n.t("description-room")),
+        Route::TriplexLevel(0) => (i18n.t("title-triplex-levels"), i18n.t("game-triplex-about")),
+        Route::TriplexLevel(number) => {
+            (i18n.t_with("title-triplex-level", &[("level", (*number).into())]), i18n.t("game-triplex-about"))
+        }
         Route::NotFound => (i18n.t("title-not-found"), i18n.t("description-home")),
     }
 }

@@ -128,7 +128,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     // loader picks it); moves the engine cannot replay mean this site is out of date.
     let sync = move |view: &RoomView| -> bool {
         if view.game != U::SLUG.name() {
-            match Slug::from_name(&view.game).filter(|s| s.playable()) {
+            match Slug::from_name(&view.game).filter(|s| s.has_rooms()) {
                 Some(_) => {
                     // The page's start script chose this bundle from a remembered seat: that seat
                     // is from another room of the same name. Forget it, and let the page load the
