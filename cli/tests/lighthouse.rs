@@ -66,6 +66,10 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
     for game in ["popucom", "go", "edges", "chess"] {
         pages.push(json!({"name": format!("{game} local game"), "url": format!("{base}/{game}/local")}));
     }
+    // A Triplex level of the widest size, with the most pieces of its size.
+    let widest = tabula_core::triplex::catalog::shipped().iter().enumerate().filter(|(_, l)| l.w == 12);
+    let (index, _) = widest.max_by_key(|(_, l)| l.pieces.len()).expect("12 x 3 levels");
+    pages.push(json!({"name": "triplex level", "url": format!("{base}/triplex/{}", index + 1)}));
     for game in ["popucom", "go", "edges", "chess"] {
         let (code, token) = room(&server, game);
         let url = format!("{base}/room/{code}");

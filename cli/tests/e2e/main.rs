@@ -10,6 +10,7 @@ mod common;
 mod edges;
 mod go;
 mod site;
+mod triplex;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

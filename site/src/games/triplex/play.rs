@@ -173,7 +173,8 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
 
     let load_records = move || {
         spawn_local(async move {
-            records.set(match api::triplex_records(number).await {
+            // The level may have been left meanwhile: then there is nothing to show it on.
+            records.try_set(match api::triplex_records(number).await {
                 Ok(shown) => Records::Shown(shown),
                 Err(_) => Records::Unavailable,
             });
@@ -188,11 +189,14 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
         let running = alive.clone();
         spawn_local(async move {
             let mut last = js_sys::Date::now();
-            while running.load(Ordering::Relaxed) {
+            loop {
                 gloo_timers::future::sleep(std::time::Duration::from_millis(250)).await;
+                if !running.load(Ordering::Relaxed) {
+                    break;
+                }
                 let now = js_sys::Date::now();
-                if solved.get_untracked().is_none() && browser::page_visible() {
-                    elapsed.update(|ms| *ms += (now - last).max(0.0) as u64);
+                if solved.try_get_untracked().is_some_and(|s| s.is_none()) && browser::page_visible() {
+                    elapsed.try_update(|ms| *ms += (now - last).max(0.0) as u64);
                 }
                 last = now;
             }
