@@ -184,14 +184,26 @@ async fn levels_are_solved_by_drag_and_keyboard_open_the_next_and_update_the_rec
         "the last of its size"
     );
 
-    // A larger level by keyboard alone: pick, move with the arrows, put down.
-    let level = catalog::level(bigger).unwrap();
+    // The first level of a larger size, by mouse: it opens the next one of that size.
     open_level(&client, &server, bigger).await;
+    solve_by_drag(&client, catalog::level(bigger).unwrap(), false).await;
+    wait_until(&client, "return !!document.getElementById('triplex-solved')", 10, "the third solve").await;
+    let records = "return document.getElementById('triplex-records').textContent.includes('E2E Ann')";
+    wait_until(&client, records, 10, "its records").await;
+    crate::browser::click(&client, "#triplex-next").await;
+    let opened = format!("return location.pathname === '/triplex/{bigger_next}'");
+    wait_until(&client, &opened, 10, "the level it opened").await;
+    wait_until(&client, "return !!document.getElementById('tx-cell-0-0')", 10, "its board").await;
+
+    // That level by keyboard alone: pick, move with the arrows, put down.
+    let level = catalog::level(bigger_next).unwrap();
     turn_into_place(&client, level).await;
     for piece in 0..level.pieces.len() {
         let ((row, col), _) = target(level, piece);
         js(&client, &format!("document.getElementById('piece-{piece}').focus(); return 1")).await;
         press(&client, "Enter", 13).await;
+        let picked = format!("return document.getElementById('piece-{piece}').classList.contains('selected')");
+        wait_until(&client, &picked, 5, &format!("piece {piece} picked")).await;
         for _ in 0..level.h + 2 {
             press(&client, "ArrowUp", 38).await;
         }
@@ -211,26 +223,26 @@ async fn levels_are_solved_by_drag_and_keyboard_open_the_next_and_update_the_rec
     wait_until(&client, "return !!document.getElementById('triplex-solved')", 10, "the keyboard solve").await;
     assert_eq!(text(&client, "#triplex-next-code").await, shown_code(level));
 
-    // The level select after a reload: three solved, the next of the larger size open.
+    // The level select after a reload: four solved, the one after them open, the rest locked.
     client.goto(&format!("{}/triplex", server.base)).await.unwrap();
     wait_for_app(&client).await;
-    for solved in [first, second, bigger] {
+    for solved in [first, second, bigger, bigger_next] {
         assert!(level_class(&client, solved).await.contains("solved"), "level {solved} solved");
     }
-    assert!(level_class(&client, bigger_next).await.contains("open"));
-    let third = groups[3].1[2];
-    assert!(level_class(&client, third).await.contains("locked"));
+    let (third, fourth) = (groups[3].1[2], groups[3].1[3]);
+    assert!(level_class(&client, third).await.contains("open"));
+    assert!(level_class(&client, fourth).await.contains("locked"));
 
     // A wrong code says so and changes nothing; the right one opens the level after its own.
     type_into(&client, "triplex-code", "ZZZZ-ZZZZ").await;
     crate::browser::click(&client, "#triplex-code-open").await;
-    wait_until(&client, "return document.getElementById('triplex-notice').textContent.length > 0", 5, "the refusal")
-        .await;
-    assert!(level_class(&client, third).await.contains("locked"));
-    type_into(&client, "triplex-code", &catalog::level(bigger_next).unwrap().code.to_lowercase()).await;
+    let refused = "return document.getElementById('triplex-notice').textContent.length > 0";
+    wait_until(&client, refused, 5, "the refusal").await;
+    assert!(level_class(&client, fourth).await.contains("locked"));
+    type_into(&client, "triplex-code", &catalog::level(third).unwrap().code.to_lowercase()).await;
     crate::browser::click(&client, "#triplex-code-open").await;
-    wait_until(&client, &format!("return location.pathname === '/triplex/{third}'"), 10, "the level the code opens")
-        .await;
+    let opened = format!("return location.pathname === '/triplex/{fourth}'");
+    wait_until(&client, &opened, 10, "the level the code opens").await;
 
     // Progress goes out as a code and comes back into an empty browser.
     client.goto(&format!("{}/triplex", server.base)).await.unwrap();
@@ -252,7 +264,7 @@ async fn levels_are_solved_by_drag_and_keyboard_open_the_next_and_update_the_rec
         "progress imported",
     )
     .await;
-    assert!(level_class(&client, third).await.contains("open"), "the level opened by code comes back too");
+    assert!(level_class(&client, fourth).await.contains("open"), "the level opened by code comes back too");
     client.close().await.unwrap();
 }
 
@@ -273,7 +285,11 @@ async fn a_level_is_played_offline_and_its_record_is_sent_when_the_server_is_bac
     )
     .await;
 
-    // The network is gone (the server stopped): a level still loads from the cache and is solved.
+    // The network is gone (Chromium's offline mode, and the server stopped too, so nothing can come
+    // from it): a level still loads from the cache and is solved.
+    let offline = |on: bool| json!({"offline": on, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1});
+    cdp(&client, "Network.enable", json!({})).await;
+    cdp(&client, "Network.emulateNetworkConditions", offline(true)).await;
     server.stop();
     let groups = catalog::by_size(catalog::shipped().iter().map(Level::board));
     let number = groups[2].1[0];
@@ -291,10 +307,9 @@ async fn a_level_is_played_offline_and_its_record_is_sent_when_the_server_is_bac
     assert_eq!(waiting, json!(1), "the solve waits in the browser");
     screenshot(&client, "triplex-offline-solved").await;
 
-    // Back online: the next page sends it.
+    // Back online: the page sends it as soon as the browser says so, without a reload.
     server.restart();
-    client.goto(&format!("{}/triplex", server.base)).await.unwrap();
-    wait_for_app(&client).await;
+    cdp(&client, "Network.emulateNetworkConditions", offline(false)).await;
     wait_until(&client, "return localStorage.getItem('tabula.triplex.pending') === null", 10, "the waiting solve sent")
         .await;
     let records = records_of(&server, number).await;
@@ -320,6 +335,16 @@ async fn the_largest_levels_fit_phones_of_320_and_375_pixels() {
             let right = js(&client, "return document.getElementById('tx-board').getBoundingClientRect().right").await;
             assert!(right.as_f64().unwrap() <= width as f64, "the board is on screen at {width} px");
         }
+        // A piece put down on a phone, by touch, is still there after a reload.
+        let level = catalog::level(squarest).unwrap();
+        let piece = (0..level.pieces.len()).find(|&p| level.rotatable != Some(p)).unwrap();
+        drag_piece(&client, piece, target(level, piece).0, true).await;
+        let placed = format!("return document.getElementById('piece-{piece}')?.classList.contains('placed')");
+        wait_until(&client, &placed, 5, "the piece put down").await;
+        client.refresh().await.unwrap();
+        wait_for_app(&client).await;
+        wait_until(&client, &placed, 5, "the unfinished placement after a reload").await;
+        crate::browser::click(&client, "#triplex-reset").await;
         screenshot(&client, &format!("triplex-phone-{width}")).await;
     }
     client.close().await.unwrap();

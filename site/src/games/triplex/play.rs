@@ -88,7 +88,7 @@ fn piece_view(
     level: &Level,
     placement: &Placement,
     piece: usize,
-    selected: bool,
+    selected: RwSignal<Option<usize>>,
     on_key: impl Fn(web_sys::KeyboardEvent) + Clone + 'static,
 ) -> AnyView {
     let shape = placement.shape(level, piece);
@@ -111,12 +111,14 @@ fn piece_view(
         label = format!("{label} {}", i18n.t("triplex-piece-turns"));
     }
     let class = format!(
-        "tx-piece family-{}{}{}{}",
+        "tx-piece family-{}{}{}",
         shape / 2 % 3,
         if rotatable { " rotatable" } else { "" },
-        if selected { " selected" } else { "" },
         if placement.at[piece].is_some() { " placed" } else { "" },
     );
+    // Only the selection follows a signal here: picking a piece must not redraw the pieces (the
+    // keyboard's focus would go with the old button).
+    let chosen = move || selected.get() == Some(piece);
     let squares = cells
         .iter()
         .map(|&(r, c)| {
@@ -129,8 +131,8 @@ fn piece_view(
         view! { <span class="tx-mark" style=format!("grid-row:{};grid-column:{}", r + 1, c + 1)></span> }
     });
     view! {
-        <button class=class id=format!("piece-{piece}") data-piece=piece style=position aria-label=label
-            aria-pressed=if selected { "true" } else { "false" } on:keydown=on_key>
+        <button class=class class:selected=chosen id=format!("piece-{piece}") data-piece=piece style=position
+            aria-label=label aria-pressed=move || if chosen() { "true" } else { "false" } on:keydown=on_key>
             {squares}{mark}
         </button>
     }
@@ -346,8 +348,14 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
         if handled {
             event.prevent_default();
             event.stop_propagation();
-            // The piece's button is drawn anew; keep the keyboard on it.
-            request_animation_frame(move || browser::focus(&format!("piece-{piece}")));
+            // A piece that moved between the tray and the board is a new button: keep the keyboard
+            // on it, unless the player has already moved on.
+            request_animation_frame(move || {
+                let lost = browser::document().and_then(|d| d.active_element()).is_none_or(|e| e.tag_name() == "BODY");
+                if lost {
+                    browser::focus(&format!("piece-{piece}"));
+                }
+            });
         }
     };
     // R turns the marked piece, Ctrl+Z / Ctrl+Y undo and redo, from anywhere on the page.
@@ -508,10 +516,9 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
     };
     let pieces = move |on_board: bool| {
         let current = placement.get();
-        let chosen = selected.get();
         (0..current.at.len())
             .filter(|&p| current.at[p].is_some() == on_board)
-            .map(|p| level.with_value(|l| piece_view(i18n, l, &current, p, chosen == Some(p), on_key)))
+            .map(|p| level.with_value(|l| piece_view(i18n, l, &current, p, selected, on_key)))
             .collect_view()
     };
     let rotatable = level.with_value(|l| l.rotatable.is_some());
