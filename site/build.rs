@@ -76,6 +76,10 @@ fn shown_here(id: &str) -> bool {
         _ if id.starts_with("cell-") => return feature("POPUCOM"),
         _ => {}
     }
+    // Triplex's page titles: only its own bundle shows its pages.
+    if id.starts_with("title-triplex-") {
+        return feature("TRIPLEX");
+    }
     match id.split('-').next() {
         Some("popucom") => feature("POPUCOM"),
         Some("go" | "sgf") => feature("GO"),

@@ -298,8 +298,12 @@ fn start_script(page: &Page, bundles: &BTreeMap<String, Bundle>, locales: &str) 
     if page.bundle != "loader" {
         return start(&bundles[&page.bundle]);
     }
-    let table: Vec<String> =
-        bundles.iter().map(|(name, b)| format!("\"{name}\": [\"{}\", \"{}\"]", b.js, b.wasm)).collect();
+    // The loader starts a room bundle, or the home bundle for a room it cannot read: it names no other.
+    let table: Vec<String> = bundles
+        .iter()
+        .filter(|(name, _)| name.ends_with("-room") || *name == "home")
+        .map(|(name, b)| format!("\"{name}\": [\"{}\", \"{}\"]", b.js, b.wasm))
+        .collect();
     // Writes the room's code and link into the pre-rendered heading at once, asks the API for the
     // room (the app takes that answer: `tabulaRoom`), and starts the room bundle of its game: at
     // once for a seat this browser remembers, else once the room is read.

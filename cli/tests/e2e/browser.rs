@@ -175,6 +175,29 @@ pub async fn cdp(client: &Client, cmd: &'static str, params: Value) {
     client.issue_cmd(Cdp { cmd, params }).await.unwrap_or_else(|e| panic!("{cmd}: {e}"));
 }
 
+/// Drags from one point of the page to another through the browser's own input (DevTools), by
+/// mouse or by touch, in six steps.
+pub async fn drag_between(client: &Client, from: (f64, f64), to: (f64, f64), touch: bool) {
+    let path: Vec<(f64, f64)> = (0..=6)
+        .map(|i| (from.0 + (to.0 - from.0) * i as f64 / 6.0, from.1 + (to.1 - from.1) * i as f64 / 6.0))
+        .collect();
+    if touch {
+        let at = |(x, y): (f64, f64)| json!([{ "x": x, "y": y }]);
+        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchStart", "touchPoints": at(path[0])})).await;
+        for &p in &path[1..] {
+            cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchMove", "touchPoints": at(p)})).await;
+        }
+        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchEnd", "touchPoints": []})).await;
+    } else {
+        let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
+        cdp(client, "Input.dispatchMouseEvent", mouse("mousePressed", path[0], 1)).await;
+        for &p in &path[1..] {
+            cdp(client, "Input.dispatchMouseEvent", mouse("mouseMoved", p, 1)).await;
+        }
+        cdp(client, "Input.dispatchMouseEvent", mouse("mouseReleased", path[6], 0)).await;
+    }
+}
+
 /// Types `text` into the board's move field and plays it.
 pub async fn type_move(client: &Client, text: &str) {
     let script = format!(

@@ -11,8 +11,8 @@ use tabula_core::fairy::{Chess, ChessConfig, UciMove};
 use tabula_core::Game;
 
 use crate::browser::{
-    capture_downloads, cdp, click, js, open_file, screenshot, settles_to, site_dist, type_move, wait_for_app,
-    wait_until, Driver,
+    capture_downloads, cdp, click, drag_between, js, open_file, screenshot, settles_to, site_dist, type_move,
+    wait_for_app, wait_until, Driver,
 };
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow, take_seat};
@@ -370,24 +370,7 @@ async fn drag(client: &Client, from: &str, to: &str, touch: bool) {
     };
     let (a, b) = (js(client, &centre(from)).await, js(client, &centre(to)).await);
     let point = |v: &serde_json::Value| (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
-    let ((ax, ay), (bx, by)) = (point(&a), point(&b));
-    let path: Vec<(f64, f64)> =
-        (0..=6).map(|i| (ax + (bx - ax) * i as f64 / 6.0, ay + (by - ay) * i as f64 / 6.0)).collect();
-    if touch {
-        let at = |(x, y): (f64, f64)| json!([{ "x": x, "y": y }]);
-        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchStart", "touchPoints": at(path[0])})).await;
-        for &p in &path[1..] {
-            cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchMove", "touchPoints": at(p)})).await;
-        }
-        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchEnd", "touchPoints": []})).await;
-    } else {
-        let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
-        cdp(client, "Input.dispatchMouseEvent", mouse("mousePressed", path[0], 1)).await;
-        for &p in &path[1..] {
-            cdp(client, "Input.dispatchMouseEvent", mouse("mouseMoved", p, 1)).await;
-        }
-        cdp(client, "Input.dispatchMouseEvent", mouse("mouseReleased", path[6], 0)).await;
-    }
+    drag_between(client, point(&a), point(&b), touch).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,7 +7,7 @@ use fantoccini::Client;
 use serde_json::{json, Value};
 use tabula_core::triplex::{catalog, shape_of, Level, SHAPES};
 
-use crate::browser::{cdp, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::browser::{cdp, drag_between, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::{exclusive, no_horizontal_overflow};
 
@@ -53,24 +53,7 @@ async fn drag_piece(client: &Client, piece: usize, to: (usize, usize), touch: bo
         centre(client, &format!("document.querySelector('#piece-{piece} .tx-sq[data-dr=\"{dr}\"][data-dc=\"{dc}\"]')"))
             .await;
     let to = centre(client, &format!("document.getElementById('tx-cell-{}-{}')", to.0 + dr, to.1 + dc)).await;
-    let path: Vec<(f64, f64)> = (0..=6)
-        .map(|i| (from.0 + (to.0 - from.0) * i as f64 / 6.0, from.1 + (to.1 - from.1) * i as f64 / 6.0))
-        .collect();
-    if touch {
-        let at = |(x, y): (f64, f64)| json!([{ "x": x, "y": y }]);
-        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchStart", "touchPoints": at(path[0])})).await;
-        for &p in &path[1..] {
-            cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchMove", "touchPoints": at(p)})).await;
-        }
-        cdp(client, "Input.dispatchTouchEvent", json!({"type": "touchEnd", "touchPoints": []})).await;
-    } else {
-        let mouse = |kind: &str, (x, y): (f64, f64), buttons: u8| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
-        cdp(client, "Input.dispatchMouseEvent", mouse("mousePressed", path[0], 1)).await;
-        for &p in &path[1..] {
-            cdp(client, "Input.dispatchMouseEvent", mouse("mouseMoved", p, 1)).await;
-        }
-        cdp(client, "Input.dispatchMouseEvent", mouse("mouseReleased", path[6], 0)).await;
-    }
+    drag_between(client, from, to, touch).await;
 }
 
 async fn press(client: &Client, key: &str, code: u32) {
@@ -178,6 +161,9 @@ async fn levels_are_solved_by_drag_and_keyboard_open_the_next_and_update_the_rec
     wait_until(&client, "return !!document.getElementById('tx-cell-0-0')", 10, "its board").await;
     solve_by_drag(&client, catalog::level(second).unwrap(), true).await;
     wait_until(&client, "return !!document.getElementById('triplex-solved')", 10, "the second solve").await;
+    let records = "return document.getElementById('triplex-records').textContent.includes('E2E Ann')";
+    wait_until(&client, records, 10, "the second level's records").await;
+    assert_eq!(records_of(&server, second).await["solvers"], 1);
     assert_eq!(
         js(&client, "return !!document.getElementById('triplex-next')").await,
         json!(false),
@@ -188,7 +174,6 @@ async fn levels_are_solved_by_drag_and_keyboard_open_the_next_and_update_the_rec
     open_level(&client, &server, bigger).await;
     solve_by_drag(&client, catalog::level(bigger).unwrap(), false).await;
     wait_until(&client, "return !!document.getElementById('triplex-solved')", 10, "the third solve").await;
-    let records = "return document.getElementById('triplex-records').textContent.includes('E2E Ann')";
     wait_until(&client, records, 10, "its records").await;
     crate::browser::click(&client, "#triplex-next").await;
     let opened = format!("return location.pathname === '/triplex/{bigger_next}'");
