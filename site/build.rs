@@ -63,6 +63,7 @@ fn shown_here(id: &str) -> bool {
     let page_only = ["tagline", "home-title", "coming-soon", "coming-soon-long", "pick-game", "continue-local"]
         .into_iter()
         .chain(["continue-title", "play-local", "create-room", "join-room", "join-title"])
+        .chain(["title-home", "description-home", "title-game", "title-local", "description-local", "title-not-found"])
         .any(|page| page == id);
     if page_only && !page_bundle {
         return false;

@@ -18,7 +18,9 @@ pub enum Route {
     /// A local game on this device; its options are in the query string.
     Local(Slug),
     Room(String),
-    /// A Triplex level by its number (0: the pre-rendered page every level starts from).
+    /// A Triplex level by its number (0: the pre-rendered page every level starts from). Only the
+    /// bundle that shows it knows it (elsewhere its address is "not found", which loads the page).
+    #[cfg(feature = "triplex")]
     TriplexLevel(usize),
     NotFound,
 }
@@ -31,7 +33,9 @@ impl Route {
             // The first version's local game.
             ["local"] => Route::Local(Slug::Popucom),
             ["room", code] if valid_room_code(code) => Route::Room((*code).to_owned()),
+            #[cfg(feature = "triplex")]
             ["triplex", "level"] => Route::TriplexLevel(0),
+            #[cfg(feature = "triplex")]
             ["triplex", number] if number.len() <= 4 && number.bytes().all(|b| b.is_ascii_digit()) => {
                 number.parse().map_or(Route::NotFound, Route::TriplexLevel)
             }
@@ -51,7 +55,9 @@ impl Route {
             Route::Game(slug) => format!("/{}", slug.name()),
             Route::Local(slug) => format!("/{}/local", slug.name()),
             Route::Room(code) => format!("/room/{code}"),
+            #[cfg(feature = "triplex")]
             Route::TriplexLevel(0) => "/triplex/level".to_owned(),
+            #[cfg(feature = "triplex")]
             Route::TriplexLevel(number) => format!("/triplex/{number}"),
             Route::NotFound => "/404".to_owned(),
         }
@@ -96,7 +102,9 @@ impl Router {
         // unless the caller knows the game.
         match *route {
             Route::Home | Route::NotFound => cfg!(feature = "home-pages"),
-            Route::Game(Slug::Triplex) | Route::TriplexLevel(_) => cfg!(feature = "triplex"),
+            Route::Game(Slug::Triplex) => cfg!(feature = "triplex"),
+            #[cfg(feature = "triplex")]
+            Route::TriplexLevel(_) => true,
             Route::Game(slug) => cfg!(feature = "game-page") && screens(slug).is_some(),
             Route::Local(slug) => cfg!(feature = "local-screen") && screens(slug).is_some(),
             Route::Room(_) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| screens(slug).is_some()),

@@ -12,6 +12,19 @@ use crate::route::Route;
 
 /// The page's `<title>` and meta description.
 pub fn head(i18n: I18n, route: &Route) -> (String, String) {
+    match route {
+        Route::Room(code) => (i18n.t_with("title-room", &[("code", code.clone().into())]), i18n.t("description-room")),
+        #[cfg(any(feature = "home-pages", feature = "game-page", feature = "local-screen", feature = "triplex"))]
+        _ => page_head(i18n, route),
+        // A rooms-only bundle shows nothing else (other addresses load their own bundle), so it
+        // carries no other page's words (`build.rs`).
+        #[cfg(not(any(feature = "home-pages", feature = "game-page", feature = "local-screen", feature = "triplex")))]
+        _ => (i18n.t("app-title"), String::new()),
+    }
+}
+
+#[cfg(any(feature = "home-pages", feature = "game-page", feature = "local-screen", feature = "triplex"))]
+fn page_head(i18n: I18n, route: &Route) -> (String, String) {
     let game = |slug: Slug| i18n.t(slug.title_id());
     match route {
         Route::Home => (i18n.t("title-home"), i18n.t("description-home")),
@@ -20,8 +33,10 @@ pub fn head(i18n: I18n, route: &Route) -> (String, String) {
             i18n.t_with("title-local", &[("game", game(*slug).into())]),
             i18n.t_with("description-local", &[("game", game(*slug).into())]),
         ),
-        Route::Room(code) => (i18n.t_with("title-room", &[("code", code.clone().into())]), i18n.t("description-room")),
+        Route::Room(_) => head(i18n, route),
+        #[cfg(feature = "triplex")]
         Route::TriplexLevel(0) => (i18n.t("title-triplex-levels"), i18n.t("game-triplex-about")),
+        #[cfg(feature = "triplex")]
         Route::TriplexLevel(number) => {
             (i18n.t_with("title-triplex-level", &[("level", (*number).into())]), i18n.t("game-triplex-about"))
         }
