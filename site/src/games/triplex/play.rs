@@ -242,13 +242,20 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
             }
         }
     };
+    // A solved level is done: nothing changes it any more (a new try starts from the level select).
     let undo = move || {
+        if solved.get_untracked().is_some() {
+            return;
+        }
         if let Some(previous) = past.try_update(Vec::pop).flatten() {
             future.update(|f| f.push(placement.get_untracked()));
             set_placement(previous, placement, elapsed, number);
         }
     };
     let redo = move || {
+        if solved.get_untracked().is_some() {
+            return;
+        }
         if let Some(next) = future.try_update(Vec::pop).flatten() {
             past.update(|p| p.push(placement.get_untracked()));
             set_placement(next, placement, elapsed, number);
@@ -569,11 +576,11 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
             <h1 class="page-title">{move || i18n.t_with("triplex-level-title", &[("level", number.into()), ("w", w.into()), ("h", h.into())])}</h1>
             <div class="tx-bar">
                 <span class="tx-clock" id="triplex-clock" role="timer" aria-live="off">{move || clock(elapsed.get())}</span>
-                <button class="button" id="triplex-undo" disabled=move || past.with(Vec::is_empty) on:click=move |_| undo()>{tr("triplex-undo")}</button>
-                <button class="button" id="triplex-redo" disabled=move || future.with(Vec::is_empty) on:click=move |_| redo()>{tr("triplex-redo")}</button>
-                <button class="button" id="triplex-reset" on:click=move |_| change(start.clone())>{tr("triplex-reset")}</button>
+                <button class="button" id="triplex-undo" disabled=move || past.with(Vec::is_empty) || solved.with(Option::is_some) on:click=move |_| undo()>{tr("triplex-undo")}</button>
+                <button class="button" id="triplex-redo" disabled=move || future.with(Vec::is_empty) || solved.with(Option::is_some) on:click=move |_| redo()>{tr("triplex-redo")}</button>
+                <button class="button" id="triplex-reset" disabled=move || solved.with(Option::is_some) on:click=move |_| change(start.clone())>{tr("triplex-reset")}</button>
                 {rotatable.then(|| view! {
-                    <button class="button" id="triplex-rotate" aria-keyshortcuts="R" on:click=move |_| rotate()>{tr("triplex-rotate")}</button>
+                    <button class="button" id="triplex-rotate" aria-keyshortcuts="R" disabled=move || solved.with(Option::is_some) on:click=move |_| rotate()>{tr("triplex-rotate")}</button>
                 })}
             </div>
             <p class="tx-help">{tr("triplex-help")}</p>
