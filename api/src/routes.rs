@@ -110,8 +110,11 @@ pub fn router(state: AppState) -> Router {
             "/api/triplex/records",
             get(crate::triplex::get_records).layer(axum::middleware::from_fn(within_deadline)),
         )
-        // Unknown API paths answer in JSON and never fall through to the site.
+        // Unknown API paths answer in JSON and never fall through to the site (`/api/` too: the
+        // wildcard needs at least one character, found by the fuzz test).
         .route("/api/{*path}", any(|| async { ApiError::NotFound }))
+        .route("/api/", any(|| async { ApiError::NotFound }))
+        .route("/api", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state);

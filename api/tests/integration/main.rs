@@ -19,6 +19,7 @@ mod database;
 mod edges;
 mod faults;
 mod function;
+mod fuzz;
 mod go_and_chess;
 mod presence;
 mod ratelimit;

@@ -40,6 +40,13 @@ async fn the_201st_request_in_a_minute_is_refused_through_the_api() {
     assert!((1..=60).contains(&retry_after), "Retry-After {retry_after}");
     assert_eq!(refused.headers["x-ratelimit-remaining"], "0");
     assert!(refused.headers.contains_key("x-ratelimit-reset"));
+    // The Triplex records share the limit.
+    let records = api.http.get(format!("{}/api/triplex/records", api.base)).query(&[("level", "1")]);
+    let solve = api.http.post(format!("{}/api/triplex/solve", api.base)).json(&serde_json::json!({}));
+    for request in [records, solve] {
+        let reply = api.send(request.header("x-forwarded-for", "203.0.113.7")).await;
+        assert_eq!((reply.status.as_u16(), reply.code()), (429, "rate_limited"), "{}", reply.raw);
+    }
     // Another client is not affected.
     let other = api
         .send(api.http.get(api.url()).query(&[("roomId", "nowhere")]).header("x-forwarded-for", "198.51.100.1"))
