@@ -56,6 +56,26 @@ create table if not exists public.triplex_solves (
 create index if not exists triplex_solves_level_idx on public.triplex_solves (level, id);
 alter table public.triplex_solves enable row level security;
 
+-- Each level's records, computed where the solves are (a PostgREST answer is capped at 1,000 rows):
+-- every solve counted, each name once with its best time, the lower middle of those as the median,
+-- and the first solve.
+create or replace view public.triplex_records with (security_invoker = true) as
+with best as (
+    select level, name, min(ms) as ms from public.triplex_solves group by level, name
+), first as (
+    select distinct on (level) level, name, ms, solved_at from public.triplex_solves order by level, id
+)
+select best.level,
+       (select count(*) from public.triplex_solves s where s.level = best.level) as solves,
+       count(*) as solvers,
+       min(best.ms) as best_ms,
+       percentile_disc(0.5) within group (order by best.ms) as median_ms,
+       first.name as first_name,
+       first.ms as first_ms,
+       first.solved_at as first_at
+from best join first on first.level = best.level
+group by best.level, first.name, first.ms, first.solved_at;
+
 -- Supabase grants every new table to anon and authenticated by default; take that back.
 do $$
 declare
@@ -65,11 +85,13 @@ begin
         if exists (select from pg_roles where rolname = client_role) then
             execute format('revoke all on table public.rooms from %I', client_role);
             execute format('revoke all on table public.triplex_solves from %I', client_role);
+            execute format('revoke all on table public.triplex_records from %I', client_role);
         end if;
     end loop;
     if exists (select from pg_roles where rolname = 'service_role') then
         grant select, insert, update, delete on table public.rooms to service_role;
         grant select, insert on table public.triplex_solves to service_role;
+        grant select on table public.triplex_records to service_role;
     end if;
 end
 $$;

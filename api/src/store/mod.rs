@@ -55,8 +55,24 @@ pub trait Store: Send + Sync + 'static {
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError>;
     /// Adds a solve of a Triplex level (its solution already checked by the engine).
     async fn add_solve(&self, solve: &Solve) -> Result<(), StoreError>;
-    /// Every solve of Triplex level `level`, oldest first.
-    async fn solves(&self, level: i64) -> Result<Vec<Solve>, StoreError>;
+    /// The records of Triplex level `level`, computed by the database (a level's solves are never
+    /// all read: Supabase caps an answer at 1,000 rows).
+    async fn records(&self, level: i64) -> Result<LevelRecords, StoreError>;
+}
+
+/// A Triplex level's records: each name counts once, with its best time; the median is the lower
+/// middle one of those best times (PostgreSQL's `percentile_disc(0.5)`). The same columns as the
+/// `triplex_records` view of `sql/init.sql`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelRecords {
+    /// Every accepted solve, a name's repeats included.
+    pub solves: i64,
+    pub solvers: i64,
+    pub best_ms: Option<i64>,
+    pub median_ms: Option<i64>,
+    pub first_name: Option<String>,
+    pub first_ms: Option<i64>,
+    pub first_at: Option<DateTime<Utc>>,
 }
 
 /// One solve of a Triplex level: the same columns in SQLite and PostgreSQL (`sql/init.sql`).

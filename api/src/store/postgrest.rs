@@ -6,7 +6,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use postgrest::Postgrest;
 use reqwest::StatusCode;
 
-use super::{RoomRow, Solve, Store, StoreError};
+use super::{LevelRecords, RoomRow, Solve, Store, StoreError};
 use tabula_core::Seat;
 
 use crate::room::{Room, RoomId};
@@ -37,6 +37,8 @@ pub struct PostgrestStore {
 
 const TABLE: &str = "rooms";
 const SOLVES: &str = "triplex_solves";
+/// A view computing each level's records in the database (`sql/init.sql`).
+const RECORDS: &str = "triplex_records";
 
 /// How long one PostgREST call may take, connecting included. A request makes at most a few
 /// calls and the router gives the whole request its own deadline (`routes::REQUEST_DEADLINE`).
@@ -157,9 +159,10 @@ impl Store for PostgrestStore {
         Self::rows::<Solve>(response, "add_solve").await.map(drop)
     }
 
-    async fn solves(&self, level: i64) -> Result<Vec<Solve>, StoreError> {
-        let query = self.client.from(SOLVES).select("level,name,ms,solved_at").eq("level", level.to_string());
-        let response = send(query.order("id.asc").execute()).await?;
-        Self::rows(response, "solves").await
+    async fn records(&self, level: i64) -> Result<LevelRecords, StoreError> {
+        let query = self.client.from(RECORDS).select("*").eq("level", level.to_string());
+        let rows: Vec<LevelRecords> = Self::rows(send(query.execute()).await?, "records").await?;
+        // A level nobody solved has no row.
+        Ok(rows.into_iter().next().unwrap_or_default())
     }
 }

@@ -8,7 +8,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use tabula_core::Seat;
 
-use super::{RoomRow, Solve, Store, StoreError};
+use super::{LevelRecords, RoomRow, Solve, Store, StoreError};
 use crate::room::{Room, RoomId};
 
 const SCHEMA: &str = "
@@ -243,26 +243,39 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn solves(&self, level: i64) -> Result<Vec<Solve>, StoreError> {
+    async fn records(&self, level: i64) -> Result<LevelRecords, StoreError> {
         self.with(move |db| {
-            let sql = "SELECT level, name, ms, solved_at FROM triplex_solves WHERE level = ?1 ORDER BY id";
-            let mut query = db.prepare(sql).map_err(store_error)?;
-            let rows = query
-                .query_map([level], |row| {
-                    Ok((
-                        row.get::<_, i64>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, i64>(2)?,
-                        row.get::<_, String>(3)?,
-                    ))
-                })
+            let first = db
+                .query_row(
+                    "SELECT name, ms, solved_at FROM triplex_solves WHERE level = ?1 ORDER BY id LIMIT 1",
+                    [level],
+                    |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?, row.get::<_, String>(2)?)),
+                )
+                .optional()
                 .map_err(store_error)?;
-            rows.map(|row| {
-                let (level, name, ms, at) = row.map_err(store_error)?;
-                let solved_at = DateTime::parse_from_rfc3339(&at).map_err(store_error)?.to_utc();
-                Ok(Solve { level, name, ms, solved_at })
+            let solves: i64 = db
+                .query_row("SELECT count(*) FROM triplex_solves WHERE level = ?1", [level], |row| row.get(0))
+                .map_err(store_error)?;
+            // Each name's best time, in order; the lower middle one is the median.
+            let mut query = db
+                .prepare("SELECT min(ms) AS best FROM triplex_solves WHERE level = ?1 GROUP BY name ORDER BY best")
+                .map_err(store_error)?;
+            let bests: Vec<i64> = query
+                .query_map([level], |row| row.get(0))
+                .map_err(store_error)?
+                .collect::<Result<_, _>>()
+                .map_err(store_error)?;
+            let median_ms = bests.len().checked_sub(1).map(|last| bests[last / 2]);
+            let first_at = first.as_ref().map(|(_, _, at)| DateTime::parse_from_rfc3339(at).map(|t| t.to_utc()));
+            Ok(LevelRecords {
+                solves,
+                solvers: bests.len() as i64,
+                best_ms: bests.first().copied(),
+                median_ms,
+                first_at: first_at.transpose().map_err(store_error)?,
+                first_ms: first.as_ref().map(|(_, ms, _)| *ms),
+                first_name: first.map(|(name, _, _)| name),
             })
-            .collect()
         })
         .await
     }

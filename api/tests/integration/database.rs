@@ -36,6 +36,7 @@ async fn the_public_key_can_neither_read_nor_write_rooms() {
             ("call a function", with_key(http.post(format!("{}/rpc/now", supabase.rest_url)).json(&json!({})))),
             ("read Triplex solves", with_key(http.get(&solves))),
             ("add a Triplex solve", with_key(http.post(&solves).json(&solve))),
+            ("read Triplex records", with_key(http.get(format!("{}/triplex_records", supabase.rest_url)))),
         ];
         for (what, request) in requests {
             let response = request.send().await.unwrap();
@@ -85,6 +86,7 @@ fn init_sql_is_idempotent_and_closes_the_original_games_table() {
             "insert into public.rooms (room_id, game) values ('x', 'popucom')",
             "select count(*) from public.triplex_solves",
             "insert into public.triplex_solves (level, name, ms) values (1, 'x', 5)",
+            "select count(*) from public.triplex_records",
         ] {
             let result = postgres.sql(&database, &format!("set role {role}; {statement}"));
             assert!(result.is_err(), "{role} may run {statement:?}: {result:?}");

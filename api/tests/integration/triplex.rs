@@ -42,7 +42,7 @@ pub async fn triplex_solves_are_checked_stored_and_counted(backend: Backend) {
     assert_eq!(again.body["solvers"], solvers + 1);
     assert!(again.body["bestMs"].as_i64().unwrap() <= 1200);
     assert_eq!(records(&api, "1").await.body, again.body, "GET answers what the POST answered");
-    let stored = api.store.solves(1).await.unwrap().len();
+    let stored = api.store.records(1).await.unwrap().solves;
 
     // Two cells of different pieces swapped: every cell is covered, but not by the pieces' shapes.
     let mut wrong = level.solution.clone();
@@ -95,7 +95,7 @@ pub async fn triplex_solves_are_checked_stored_and_counted(backend: Backend) {
         assert_eq!((reply.status.as_u16(), reply.code()), (status, code), "{what}: {}", reply.raw);
         assert!(reply.body["error"]["message"].is_string(), "{what}: {}", reply.raw);
     }
-    assert_eq!(api.store.solves(1).await.unwrap().len(), stored, "no refusal stored anything");
+    assert_eq!(api.store.records(1).await.unwrap().solves, stored, "no refusal stored anything");
     for (query, status, code) in
         [("0", 404, "level_not_found"), ("725", 404, "level_not_found"), ("x", 400, "bad_request")]
     {
@@ -106,4 +106,37 @@ pub async fn triplex_solves_are_checked_stored_and_counted(backend: Backend) {
     assert_eq!((missing.status.as_u16(), missing.code()), (400, "bad_request"));
 }
 
-both_stores!(triplex_solves_are_checked_stored_and_counted);
+/// The records as the database computes them, the same on both stores: the first solve, each name
+/// once with its best time, the lower middle of those as the median.
+pub async fn triplex_records_count_each_name_once_with_its_best_time(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    // A level no other test solves (the PostgREST database is shared).
+    let number = 3;
+    let level = catalog::level(number).unwrap();
+    let tag = format!("{:04x}", rand::random::<u16>());
+    let before = records(&api, "3").await.body;
+    assert_eq!(before["solvers"], 0, "{before}");
+    let mut last = Value::Null;
+    for (name, ms) in [("ann", 9000), ("bob", 4000), ("ann", 3000), ("cy", 7000)] {
+        let reply = solve(
+            &api,
+            json!({"level": number, "name": format!("{name} {tag}"), "ms": ms, "solution": level.solution}),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.raw);
+        last = reply.body;
+    }
+    assert_eq!(
+        (&last["solvers"], &last["bestMs"], &last["medianMs"]),
+        (&json!(3), &json!(3000), &json!(4000)),
+        "{last}"
+    );
+    assert_eq!(
+        (&last["first"]["name"], &last["first"]["ms"]),
+        (&json!(format!("ann {tag}")), &json!(9000)),
+        "the first solve, not ann's best"
+    );
+    assert_eq!(api.store.records(3).await.unwrap().solves, 4);
+}
+
+both_stores!(triplex_solves_are_checked_stored_and_counted, triplex_records_count_each_name_once_with_its_best_time);
