@@ -36,8 +36,9 @@ impl Route {
             #[cfg(feature = "triplex")]
             ["triplex", "level"] => Route::TriplexLevel(0),
             #[cfg(feature = "triplex")]
-            ["triplex", number] if number.len() <= 4 && number.bytes().all(|b| b.is_ascii_digit()) => {
-                number.parse().map_or(Route::NotFound, Route::TriplexLevel)
+            // Any digits (as the servers route them): a number past the list says "no such level".
+            ["triplex", number] if number.bytes().all(|b| b.is_ascii_digit()) => {
+                Route::TriplexLevel(number.parse().unwrap_or(usize::MAX))
             }
             [game] => Slug::from_name(game).map_or(Route::NotFound, Route::Game),
             [game, "local"] => match Slug::from_name(game) {
@@ -189,7 +190,8 @@ mod tests {
         assert_eq!(Route::parse("/go/"), Route::Game(Slug::Go));
         assert_eq!(Route::parse("/triplex/local"), Route::Game(Slug::Triplex), "a puzzle has no local game");
         assert_eq!(Route::parse("/triplex/724"), Route::TriplexLevel(724));
-        assert_eq!(Route::parse("/triplex/12345"), Route::NotFound);
+        assert_eq!(Route::parse("/triplex/12345"), Route::TriplexLevel(12345));
+        assert_eq!(Route::parse("/triplex/99999999999999999999999"), Route::TriplexLevel(usize::MAX));
         assert_eq!(Route::parse("/triplex/-1"), Route::NotFound);
         assert_eq!(Route::parse("/room/"), Route::NotFound);
         assert_eq!(Route::parse("/room/a%20b"), Route::NotFound);

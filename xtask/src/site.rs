@@ -371,12 +371,13 @@ const REGISTER_SERVICE_WORKER: &str =
 /// named after their content (so a new build replaces it), serves pages from the network when it
 /// answers and from the cache when not (every `/triplex/<n>` is the level page), and assets from
 /// the cache first. The API is never cached: records need the server.
-fn service_worker(bundle: &Bundle, locale_files: &[String]) -> String {
+fn service_worker(bundle: &Bundle, locale_files: &[String], pages: &[u8]) -> String {
     let mut urls = vec!["/triplex".to_owned(), "/triplex/level".to_owned(), "/favicon.svg".to_owned()];
     urls.extend([bundle.js.clone(), bundle.wasm.clone()]);
     urls.extend(locale_files.iter().map(|name| format!("/assets/{name}")));
     let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
-    let cache = hashed("tabula-triplex", "v", list.join(",").as_bytes());
+    // The pages' own text is in the name too: a build that changes only a page replaces the cache.
+    let cache = hashed("tabula-triplex", "v", &[list.join(",").as_bytes(), pages].concat());
     format!(
         "const CACHE = \"{cache}\";\nconst PRECACHE = [{}];\n{}",
         list.join(", "),
@@ -488,9 +489,7 @@ pub fn build_site() -> Result<()> {
         locale_urls.push(format!("\"{tag}\": \"/assets/{name}\""));
         locale_files.push(name);
     }
-    if let Some(bundle) = bundles.get(OFFLINE_BUNDLE) {
-        std::fs::write(dist.join("sw.js"), service_worker(bundle, &locale_files))?;
-    }
+
     let locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
     let statics = workspace_root().join("site/static");
     check_css("site/static/style.css", &std::fs::read_to_string(statics.join("style.css"))?)?;
@@ -526,6 +525,11 @@ pub fn build_site() -> Result<()> {
     }
     for (name, bundle) in &bundles {
         report.push(format!("  bundle {name:<13} {:>7} bytes gzipped (JS and WASM)", bundle.gzipped));
+    }
+    if let Some(bundle) = bundles.get(OFFLINE_BUNDLE) {
+        let pages =
+            [std::fs::read(dist.join("triplex.html"))?, std::fs::read(dist.join("triplex/level.html"))?].concat();
+        std::fs::write(dist.join("sw.js"), service_worker(bundle, &locale_files, &pages))?;
     }
     write_crawler_files(&dist, &manifest.pages)?;
     // Vercel compresses what it serves; the copies are for `tabula serve`.

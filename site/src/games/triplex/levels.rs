@@ -54,6 +54,22 @@ pub fn next_of(number: usize) -> Option<usize> {
     catalog::next_of(groups(), number)
 }
 
+/// The level whose solve opens `number` (the one before it of its size), from a table built once:
+/// the level select asks for every level at each draw.
+pub fn previous_of(number: usize) -> Option<usize> {
+    static PREVIOUS: OnceLock<Vec<Option<usize>>> = OnceLock::new();
+    let table = PREVIOUS.get_or_init(|| {
+        let mut table = vec![None; LEVELS.len() + 1];
+        for (_, numbers) in groups() {
+            for pair in numbers.windows(2) {
+                table[pair[1]] = Some(pair[0]);
+            }
+        }
+        table
+    });
+    table.get(number).copied().flatten()
+}
+
 pub fn opens_its_size(number: usize) -> bool {
     catalog::opens_its_size(groups(), number)
 }
@@ -77,6 +93,10 @@ mod tests {
             assert_eq!(solved_by_code(&shipped.code.to_lowercase()), Some(index + 1));
         }
         assert_eq!(solved_by_code("0000-0000"), None);
+        for number in 1..=LEVELS.len() {
+            assert_eq!(previous_of(number).and_then(next_of), previous_of(number).map(|_| number));
+            assert_eq!(previous_of(number).is_none(), opens_its_size(number), "level {number}");
+        }
         assert_eq!(groups().iter().map(|(_, n)| n.len()).sum::<usize>(), LEVELS.len());
     }
 }

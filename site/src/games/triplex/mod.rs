@@ -36,13 +36,14 @@ pub fn clock(ms: u64) -> String {
 }
 
 /// Sends the solves that wait in the browser, oldest first; stops at the first that finds no
-/// network (it is tried again later). A solve the server refuses is dropped: it would never pass.
+/// network or is told to wait (429, 408: it is tried again later). A solve the server refuses for
+/// good is dropped: it would never pass.
 pub async fn send_pending() {
     loop {
         let waiting = progress::pending();
         let Some(solve) = waiting.first().cloned() else { return };
         match api::triplex_solve(solve.level, &solve.name, solve.ms, &solve.solution).await {
-            Err(ApiError::Network(_)) => return,
+            Err(ApiError::Network(_)) | Err(ApiError::Refused { status: 408 | 429, .. }) => return,
             Ok(_) | Err(ApiError::Refused { .. }) => {
                 // Re-read: another tab may have sent or added solves meanwhile.
                 let rest: Vec<_> = progress::pending().into_iter().filter(|s| *s != solve).collect();
@@ -116,7 +117,8 @@ pub fn TriplexPage() -> impl IntoView {
     let imported = RwSignal::new(String::new());
     let enter_code = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let mut next = progress.get_untracked();
+        // From storage, not the page's copy: another tab may have saved since.
+        let mut next = Progress::load();
         match next.enter_code(&code.get_untracked()) {
             Some(number) => {
                 next.save();
@@ -130,7 +132,7 @@ pub fn TriplexPage() -> impl IntoView {
         event.prevent_default();
         match Progress::import(&imported.get_untracked()) {
             Some(other) => {
-                let mut merged = progress.get_untracked();
+                let mut merged = Progress::load();
                 merged.merge(other);
                 merged.save();
                 progress.set(merged);

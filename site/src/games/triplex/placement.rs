@@ -27,7 +27,7 @@ impl Placement {
             (None, None) => true,
             _ => false,
         };
-        turned_ok && self.at.len() == level.pieces.len() && self.overlaps(level).is_none()
+        turned_ok && self.at.len() == level.pieces.len() && self.well_placed(level)
     }
 
     pub fn shape(&self, level: &Level, piece: usize) -> u8 {
@@ -61,18 +61,15 @@ impl Placement {
         grid
     }
 
-    /// A cell two pieces claim, if any (never, for placements made through `drop_at`).
-    fn overlaps(&self, level: &Level) -> Option<(usize, usize)> {
+    /// Whether every piece on the board is inside it and no cell is claimed twice (always, for
+    /// placements made through `drop_at`).
+    fn well_placed(&self, level: &Level) -> bool {
         let mut seen = vec![vec![false; level.w]; level.h];
-        for (piece, corner) in self.at.iter().enumerate() {
-            let Some((r, c)) = *corner else { continue };
-            for (row, col) in self.cells(level, piece, (r as i32, c as i32))? {
-                if std::mem::replace(&mut seen[row][col], true) {
-                    return Some((row, col));
-                }
-            }
-        }
-        None
+        self.at.iter().enumerate().all(|(piece, corner)| {
+            let Some((r, c)) = *corner else { return true };
+            let Some(cells) = self.cells(level, piece, (r as i32, c as i32)) else { return false };
+            cells.into_iter().all(|(row, col)| !std::mem::replace(&mut seen[row][col], true))
+        })
     }
 
     /// Whether `piece` can go with its corner at `corner`: inside the rectangle, over no other piece.
@@ -192,5 +189,11 @@ mod tests {
         assert!(!save.fits_level(level), "a domino cannot turn into a tromino");
         let other = catalog::shipped().iter().find(|l| l.pieces.len() != level.pieces.len()).unwrap();
         assert!(!Placement::start(level).fits_level(other));
+        let mut off = Placement::start(level);
+        off.at[0] = Some((0, 255));
+        assert!(!off.fits_level(level), "a piece off the board");
+        let mut overlapping = Placement::start(level).drop_at(level, 0, (0, 0)).unwrap();
+        overlapping.at[1] = Some((0, 0));
+        assert!(!overlapping.fits_level(level), "two pieces on one cell");
     }
 }

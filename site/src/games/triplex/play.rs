@@ -143,6 +143,16 @@ fn piece_view(
 pub fn TriplexLevel(number: usize) -> impl IntoView {
     let i18n = use_i18n();
     let router = use_router();
+    // The pre-rendered page every level starts from shows where the level will be, not a refusal.
+    if number == 0 && browser::window().is_none() {
+        return view! {
+            <section class="triplex-level">
+                <h1 class="page-title">{tr("game-triplex")}</h1>
+                <p class="loading">{tr("loading")}</p>
+            </section>
+        }
+        .into_any();
+    }
     let Some(compact) = levels::get(number) else {
         return view! {
             <section class="game-page triplex">

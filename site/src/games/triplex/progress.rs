@@ -46,7 +46,7 @@ impl Progress {
         if let Some(&ms) = self.solved.get(&number) {
             return LevelState::Solved(ms);
         }
-        let after_solved = self.solved.keys().any(|&solved| levels::next_of(solved) == Some(number));
+        let after_solved = levels::previous_of(number).is_some_and(|previous| self.solved.contains_key(&previous));
         if levels::opens_its_size(number) || self.opened.contains(&number) || after_solved {
             LevelState::Open
         } else {
@@ -72,12 +72,13 @@ impl Progress {
     }
 
     /// The progress as text: `TX1` then each solved level as `+<level gap>~<seconds>` and each
-    /// opened one as `*<level gap>`, numbers in base 36 (about five characters a level).
+    /// opened one as `*<level gap>`, numbers in base 36 (about five characters a level). Times are
+    /// rounded up to the second, so a code never makes a best time better than it was.
     pub fn export(&self) -> String {
         let mut text = String::from("TX1");
         let mut last = 0;
         for (&number, &ms) in &self.solved {
-            text.push_str(&format!("+{}~{}", base36(number - last), base36((ms / 1000) as usize)));
+            text.push_str(&format!("+{}~{}", base36(number - last), base36(ms.div_ceil(1000) as usize)));
             last = number;
         }
         last = 0;
@@ -234,6 +235,10 @@ mod tests {
         progress.solve(1, 12_000);
         progress.solve(40, 125_000);
         progress.solve(724, 1_000);
+        let mut rounded = progress.clone();
+        rounded.solve(2, 700);
+        let back = Progress::import(&rounded.export()).unwrap();
+        assert_eq!(back.solved[&2], 1_000, "a time is rounded up, never made better");
         progress.opened.insert(300);
         progress.opened.insert(302);
         let code = progress.export();
