@@ -49,6 +49,14 @@ pub fn next_of(groups: &[(Board, Vec<usize>)], number: usize) -> Option<usize> {
     })?
 }
 
+/// The level whose solve opens `number`: the one before it of its size, if any.
+pub fn previous_of(groups: &[(Board, Vec<usize>)], number: usize) -> Option<usize> {
+    groups.iter().find_map(|(_, numbers)| {
+        let at = numbers.iter().position(|&n| n == number)?;
+        Some(at.checked_sub(1).map(|before| numbers[before]))
+    })?
+}
+
 /// Whether `number` is open without solving anything: the first level of its size.
 pub fn opens_its_size(groups: &[(Board, Vec<usize>)], number: usize) -> bool {
     groups.iter().any(|(_, numbers)| numbers.first() == Some(&number))
@@ -94,6 +102,7 @@ mod tests {
         }
         let (_, small) = &groups[0];
         assert_eq!(next_of(&groups, small[0]), Some(small[1]));
+        assert_eq!((previous_of(&groups, small[1]), previous_of(&groups, small[0])), (Some(small[0]), None));
         assert!(!opens_its_size(&groups, small[1]));
         assert_eq!(level(0), None);
         assert_eq!(level(725), None);

@@ -54,20 +54,9 @@ pub fn next_of(number: usize) -> Option<usize> {
     catalog::next_of(groups(), number)
 }
 
-/// The level whose solve opens `number` (the one before it of its size), from a table built once:
-/// the level select asks for every level at each draw.
+/// The level whose solve opens `number`.
 pub fn previous_of(number: usize) -> Option<usize> {
-    static PREVIOUS: OnceLock<Vec<Option<usize>>> = OnceLock::new();
-    let table = PREVIOUS.get_or_init(|| {
-        let mut table = vec![None; LEVELS.len() + 1];
-        for (_, numbers) in groups() {
-            for pair in numbers.windows(2) {
-                table[pair[1]] = Some(pair[0]);
-            }
-        }
-        table
-    });
-    table.get(number).copied().flatten()
+    catalog::previous_of(groups(), number)
 }
 
 pub fn opens_its_size(number: usize) -> bool {

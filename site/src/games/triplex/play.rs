@@ -252,25 +252,19 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
             }
         }
     };
+    // Undo and redo: the last placement of one list comes back, the current one goes on the other.
     // A solved level is done: nothing changes it any more (a new try starts from the level select).
-    let undo = move || {
+    let step = move |from: RwSignal<Vec<Placement>>, to: RwSignal<Vec<Placement>>| {
         if solved.get_untracked().is_some() {
             return;
         }
-        if let Some(previous) = past.try_update(Vec::pop).flatten() {
-            future.update(|f| f.push(placement.get_untracked()));
-            set_placement(previous, placement, elapsed, number);
+        if let Some(back) = from.try_update(Vec::pop).flatten() {
+            to.update(|list| list.push(placement.get_untracked()));
+            set_placement(back, placement, elapsed, number);
         }
     };
-    let redo = move || {
-        if solved.get_untracked().is_some() {
-            return;
-        }
-        if let Some(next) = future.try_update(Vec::pop).flatten() {
-            past.update(|p| p.push(placement.get_untracked()));
-            set_placement(next, placement, elapsed, number);
-        }
-    };
+    let undo = move || step(past, future);
+    let redo = move || step(future, past);
     let rotate = move || {
         if let Some(next) = level.with_value(|l| placement.get_untracked().rotate(l)) {
             change(next);
