@@ -31,4 +31,10 @@ impl RoomCache {
             rooms.insert(room.id.clone(), room.clone());
         }
     }
+
+    pub fn forget(&self, id: &RoomId) {
+        if let Ok(mut rooms) = self.rooms.lock() {
+            rooms.remove(id);
+        }
+    }
 }

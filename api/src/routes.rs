@@ -466,8 +466,14 @@ async fn play(
     if !app.store.replace(&next, request.version).await? {
         return Ok(None);
     }
-    app.cache.put(&next);
     let next = if fresh { app.open(next)? } else { next.load()? };
+    // A finished game gets no more moves: its room leaves the cache (a rematch reads it once), so
+    // the cache holds the games in play, not every game of the day.
+    if next.is_over() {
+        app.cache.forget(&next.room.id);
+    } else {
+        app.cache.put(&next.room);
+    }
     Ok(Some(with_etag(&next, StatusCode::OK, next.view())))
 }
 

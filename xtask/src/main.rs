@@ -1,6 +1,7 @@
 //! The project's dev tasks, so every machine (a developer's, CI's) runs the same steps:
 //! `cargo xtask test` installs what the tests need and runs every test the project has;
-//! `cargo xtask run` builds and serves Tabula on this machine.
+//! `cargo xtask run` builds and serves Tabula on this machine; `cargo xtask soak` is the long run of
+//! the load tests (docs/RELIABILITY.md).
 
 mod float_formatting;
 mod services;
@@ -11,7 +12,8 @@ use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
-const USAGE: &str = "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site";
+const USAGE: &str =
+    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,6 +21,7 @@ fn main() -> Result<()> {
         Some("test") => test(),
         Some("run") => run_locally(&args[1..]),
         Some("build-site") => site::build_site(),
+        Some("soak") => soak(),
         _ => bail!("{USAGE}"),
     }
 }
@@ -29,6 +32,21 @@ fn run_locally(serve_args: &[String]) -> Result<()> {
     let mut args = vec!["run", "--release", "--bin", "tabula", "--", "serve"];
     args.extend(serve_args.iter().map(String::as_str));
     run("cargo", &args)
+}
+
+/// The soak of `cli/tests/load.rs` at full length, release build: 200 games for 10 minutes on each
+/// store (`TABULA_SOAK_GAMES` and `TABULA_SOAK_SECONDS` change them). The test suite runs it short.
+fn soak() -> Result<()> {
+    let services = services::ensure_test_services()?;
+    let setting = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_owned());
+    let (games, seconds) = (setting("TABULA_SOAK_GAMES", "200"), setting("TABULA_SOAK_SECONDS", "600"));
+    let envs = [
+        ("TABULA_POSTGREST", services.postgrest.as_os_str()),
+        ("TABULA_SOAK_GAMES", games.as_ref()),
+        ("TABULA_SOAK_SECONDS", seconds.as_ref()),
+    ];
+    let args = ["--release", "-p", "tabula-cli", "--test", "load", "soak", "--", "--nocapture", "--test-threads", "1"];
+    cargo_test(&args, &envs, &mut Tally::default())
 }
 
 /// Runs a command from the workspace root, echoing it; fails if it fails.

@@ -63,6 +63,23 @@ async fn send(
     }
 }
 
+/// Whether a refusal means the database is out of reach for now rather than that the request was
+/// wrong: any 5xx (PostgREST's 503 "retrying the connection", or a gateway in front of it giving
+/// up), and what PostgREST answers when its database goes away under a query: a connection or
+/// shutdown error by SQLSTATE (class 08; 57P01 to 57P03, shut down, crashed, starting up; class 53,
+/// out of resources) or no code at all (a 400 with an empty message, seen when PostgreSQL is killed
+/// under it, `cli/tests/load.rs`).
+fn database_gone(status: StatusCode, text: &str) -> bool {
+    if status.is_server_error() {
+        return true;
+    }
+    let error: Option<serde_json::Value> = serde_json::from_str(text).ok();
+    match error.as_ref().and_then(|e| e.get("code")?.as_str()) {
+        Some(code) => code.is_empty() || code.starts_with("08") || code.starts_with("57P") || code.starts_with("53"),
+        None => false,
+    }
+}
+
 impl PostgrestStore {
     /// `rest_url` is PostgREST's root: `https://<project>.supabase.co/rest/v1`, or a plain PostgREST.
     pub fn new(rest_url: &str, key: SupabaseKey) -> PostgrestStore {
@@ -86,8 +103,7 @@ impl PostgrestStore {
             Ok(text) => text.map_err(unreachable)?,
             Err(_) => return Err(StoreError::Unavailable(format!("{what}: the answer did not arrive in time"))),
         };
-        if status.is_server_error() {
-            // PostgREST says its database is down (503), or a gateway in front of it gave up.
+        if database_gone(status, &text) {
             return Err(StoreError::Unavailable(format!("{what}: PostgREST answered {status}: {text}")));
         }
         if !status.is_success() {
@@ -164,5 +180,23 @@ impl Store for PostgrestStore {
         let rows: Vec<LevelRecords> = Self::rows(send(query.execute()).await?, "records").await?;
         // A level nobody solved has no row.
         Ok(rows.into_iter().next().unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_lost_under_postgrest_is_unavailable_and_a_wrong_request_is_not() {
+        let empty = r#"{"code":"","details":null,"hint":null,"message":""}"#;
+        assert!(database_gone(StatusCode::BAD_REQUEST, empty));
+        let starting = r#"{"code":"57P03","message":"the database system is starting up"}"#;
+        assert!(database_gone(StatusCode::BAD_REQUEST, starting));
+        assert!(database_gone(StatusCode::SERVICE_UNAVAILABLE, "not JSON"));
+        let bad_value = r#"{"code":"22P02","message":"invalid input syntax for type bigint"}"#;
+        assert!(!database_gone(StatusCode::BAD_REQUEST, bad_value));
+        assert!(!database_gone(StatusCode::BAD_REQUEST, r#"{"code":"PGRST100","message":"parse error"}"#));
+        assert!(!database_gone(StatusCode::UNAUTHORIZED, "<html>"));
     }
 }

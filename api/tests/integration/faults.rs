@@ -72,7 +72,7 @@ fn consistent(room: &Value) {
 async fn a_paused_postgrest_answers_503_and_the_same_process_serves_again_when_it_resumes() {
     let own = own_postgrest();
     let key = SupabaseKey::parse(&supabase().jwt("service_role"));
-    let api = TestApi::start_with(Arc::new(PostgrestStore::new(&own.rest_url, key)), None).await;
+    let api = TestApi::start_with(Arc::new(PostgrestStore::new(&own.url, key)), None).await;
     let room = room_id();
     let [red, blue] = api.seated_room(&room).await;
     let first = api

@@ -1,7 +1,9 @@
 //! Real services for the integration tests, started on first use, on loopback and free ports, and
 //! stopped when the test process exits (each child gets a parent-death signal): a throwaway
 //! PostgreSQL cluster set up with Supabase's roles and `sql/init.sql`, PostgREST 12, redis-server.
-//! A missing program fails the tests with a message saying how to install it.
+//! A missing program fails the tests with a message saying how to install it. The command's load
+//! tests (`cli/tests/load.rs`) use this file too, each binary a part of it.
+#![allow(dead_code)]
 
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -17,8 +19,14 @@ pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free loopback port").port()
 }
 
+/// The repository's root: this file also serves the command's load tests (`cli/tests/load.rs`).
 pub fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("sql/init.sql").is_file())
+        .expect("the repository holds sql/init.sql")
+        .into()
 }
 
 fn scratch_dir(name: &str) -> PathBuf {
@@ -157,52 +165,79 @@ fn postgres_bindir() -> PathBuf {
     candidates.pop().unwrap_or_else(|| panic!("PostgreSQL not found under /usr/lib/postgresql; {INSTALL_HINT}"))
 }
 
-fn start_postgres() -> Postgres {
-    let bindir = postgres_bindir();
-    let dir = scratch_dir("postgres");
-    let data = dir.join("data");
-    let log = dir.join("postgres.log");
-    let account = postgres_account();
-    let as_account = |command: &mut Command| {
-        if let Some((uid, gid)) = account {
-            command.uid(uid).gid(gid);
-        }
-    };
-    std::fs::create_dir_all(&data).unwrap();
-    if let Some((uid, gid)) = account {
-        std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).unwrap();
-        std::os::unix::fs::chown(&data, Some(uid), Some(gid)).unwrap();
-    }
-    let mut initdb = Command::new(bindir.join("initdb"));
-    initdb.args(["-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "-D"]).arg(&data);
-    as_account(&mut initdb);
-    let output = initdb.output().unwrap_or_else(|e| panic!("initdb: {e}; {INSTALL_HINT}"));
-    assert!(output.status.success(), "initdb failed: {}", String::from_utf8_lossy(&output.stderr));
+/// A throwaway cluster on a loopback port of its own; `spawn` starts (or restarts) its server.
+struct Cluster {
+    bindir: PathBuf,
+    dir: PathBuf,
+    data: PathBuf,
+    port: u16,
+    account: Option<(u32, u32)>,
+    /// Commits wait for their log to reach the kernel, as on Supabase (`synchronous_commit = on`),
+    /// so a crashed server loses nothing it acknowledged. Off for the shared cluster: faster.
+    durable_commits: bool,
+}
 
-    let port = free_port();
-    let mut server = Command::new(bindir.join("postgres"));
-    server.arg("-D").arg(&data).args(["-p", &port.to_string(), "-k"]).arg(&dir);
-    for setting in [
-        "listen_addresses=127.0.0.1",
-        "fsync=off",
-        "synchronous_commit=off",
-        "full_page_writes=off",
-        "max_connections=200",
-        "shared_preload_libraries=pg_cron",
-        "cron.database_name=postgres",
-    ] {
-        server.args(["-c", setting]);
+impl Cluster {
+    fn create(durable_commits: bool) -> Cluster {
+        let bindir = postgres_bindir();
+        let dir = scratch_dir("postgres");
+        let data = dir.join("data");
+        let account = postgres_account();
+        std::fs::create_dir_all(&data).unwrap();
+        if let Some((uid, gid)) = account {
+            std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).unwrap();
+            std::os::unix::fs::chown(&data, Some(uid), Some(gid)).unwrap();
+        }
+        let mut initdb = Command::new(bindir.join("initdb"));
+        initdb.args(["-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync", "-D"]).arg(&data);
+        if let Some((uid, gid)) = account {
+            initdb.uid(uid).gid(gid);
+        }
+        let output = initdb.output().unwrap_or_else(|e| panic!("initdb: {e}; {INSTALL_HINT}"));
+        assert!(output.status.success(), "initdb failed: {}", String::from_utf8_lossy(&output.stderr));
+        Cluster { bindir, dir, data, port: free_port(), account, durable_commits }
     }
-    as_account(&mut server);
-    spawn_service(server, &log, libc::SIGQUIT);
-    wait_for_port(port, "PostgreSQL", &log);
-    let postgres = Postgres { port, bindir };
-    let start = Instant::now();
-    while postgres.sql("postgres", "select 1").is_err() {
-        assert!(start.elapsed() < Duration::from_secs(30), "PostgreSQL never accepted queries");
-        std::thread::sleep(Duration::from_millis(100));
+
+    fn postgres(&self) -> Postgres {
+        Postgres { port: self.port, bindir: self.bindir.clone() }
     }
-    postgres
+
+    /// Starts the server (it dies with the calling thread) and waits until it accepts queries.
+    fn spawn(&self) -> std::process::Child {
+        let mut server = Command::new(self.bindir.join("postgres"));
+        server.arg("-D").arg(&self.data).args(["-p", &self.port.to_string(), "-k"]).arg(&self.dir);
+        for setting in [
+            "listen_addresses=127.0.0.1",
+            // The tests crash the server process, never the machine: the kernel keeps what was written.
+            "fsync=off",
+            if self.durable_commits { "synchronous_commit=on" } else { "synchronous_commit=off" },
+            "full_page_writes=off",
+            "max_connections=200",
+            "shared_preload_libraries=pg_cron",
+            "cron.database_name=postgres",
+        ] {
+            server.args(["-c", setting]);
+        }
+        if let Some((uid, gid)) = self.account {
+            server.uid(uid).gid(gid);
+        }
+        let log = self.dir.join("postgres.log");
+        let child = spawn_service(server, &log, libc::SIGQUIT);
+        wait_for_port(self.port, "PostgreSQL", &log);
+        let start = Instant::now();
+        while self.postgres().sql("postgres", "select 1").is_err() {
+            assert!(start.elapsed() < Duration::from_secs(30), "PostgreSQL never accepted queries");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        child
+    }
+
+    /// Supabase's roles and our schema.
+    fn set_up_schema(&self) {
+        let postgres = self.postgres();
+        postgres.sql_file("postgres", &repo_root().join("api/tests/integration/supabase_roles.sql")).unwrap();
+        postgres.sql_file("postgres", &repo_root().join("sql/init.sql")).unwrap();
+    }
 }
 
 /// PostgreSQL set up as Supabase is (roles, default grants), our schema applied, PostgREST in front.
@@ -240,9 +275,8 @@ fn postgrest_binary() -> PathBuf {
     panic!("PostgREST not found at {}; {INSTALL_HINT}", npm.display())
 }
 
-/// Starts a PostgREST in front of `postgres`; returns the child and its port once it serves.
-fn start_postgrest(postgres: &Postgres, jwt_secret: &str) -> (std::process::Child, u16) {
-    let port = free_port();
+/// Starts a PostgREST on `port` in front of `postgres`; returns once it serves.
+fn start_postgrest(postgres: &Postgres, jwt_secret: &str, port: u16) -> std::process::Child {
     let dir = scratch_dir("postgrest");
     let log = dir.join("postgrest.log");
     let mut server = Command::new(postgrest_binary());
@@ -262,66 +296,135 @@ fn start_postgrest(postgres: &Postgres, jwt_secret: &str) -> (std::process::Chil
         assert!(start.elapsed() < Duration::from_secs(30), "PostgREST never became ready");
         std::thread::sleep(Duration::from_millis(50));
     }
-    (child, port)
+    child
 }
 
-/// A PostgREST of one test's own, in front of the shared database: a test may pause or stop it
-/// without disturbing the others. Killed when dropped.
-pub struct OwnPostgrest {
-    pub rest_url: String,
-    pub pid: i32,
+/// A service of one test's own, which the test may pause, stop and start again on the same port
+/// (with the same data) without disturbing the others. Stopped when dropped.
+pub struct OwnService {
+    pub url: String,
+    spawn: std::sync::Arc<dyn Fn() -> std::process::Child + Send + Sync>,
+    child: std::sync::Mutex<Option<std::process::Child>>,
+    stop_signal: i32,
 }
 
-impl OwnPostgrest {
+impl OwnService {
+    fn new(url: String, stop_signal: i32, spawn: impl Fn() -> std::process::Child + Send + Sync + 'static) -> Self {
+        let service = OwnService { url, spawn: std::sync::Arc::new(spawn), child: Default::default(), stop_signal };
+        service.start();
+        service
+    }
+
+    /// Starts it again (a no-op while it runs); returns once it serves.
+    pub fn start(&self) {
+        let mut child = self.child.lock().unwrap();
+        if child.is_none() {
+            let spawn = self.spawn.clone();
+            *child = Some(keep(move || spawn()));
+        }
+    }
+
     pub fn signal(&self, signal: i32) {
-        // SAFETY: kill has no memory effects; the pid is our own child's.
-        unsafe {
-            libc::kill(self.pid, signal);
+        if let Some(child) = self.child.lock().unwrap().as_ref() {
+            // SAFETY: kill has no memory effects; the pid is our own child's, not yet reaped.
+            unsafe {
+                libc::kill(child.id() as i32, signal);
+            }
+        }
+    }
+
+    /// Stops it with its stop signal (PostgreSQL: SIGQUIT, an immediate shutdown as after a crash;
+    /// the others: SIGKILL) and waits for it to exit.
+    pub fn stop(&self) {
+        self.signal(libc::SIGCONT);
+        self.signal(self.stop_signal);
+        if let Some(mut child) = self.child.lock().unwrap().take() {
+            let _ = child.wait();
         }
     }
 }
 
-impl Drop for OwnPostgrest {
+impl Drop for OwnService {
     fn drop(&mut self) {
-        self.signal(libc::SIGCONT);
-        self.signal(libc::SIGKILL);
+        self.stop();
     }
 }
 
-pub fn own_postgrest() -> OwnPostgrest {
-    let secret = supabase().jwt_secret.clone();
-    keep(move || {
-        let (child, port) = start_postgrest(&supabase().postgres, &secret);
-        OwnPostgrest { rest_url: format!("http://127.0.0.1:{port}"), pid: child.id() as i32 }
+/// A PostgREST of one test's own in front of the shared database.
+pub fn own_postgrest() -> OwnService {
+    let port = free_port();
+    OwnService::new(format!("http://127.0.0.1:{port}"), libc::SIGKILL, move || {
+        let supabase = supabase();
+        start_postgrest(&supabase.postgres, &supabase.jwt_secret, port)
     })
+}
+
+/// A database and a PostgREST of one test's own, set up as `supabase()` is: the test may crash and
+/// restart the database under PostgREST.
+pub struct OwnSupabase {
+    /// The same JWT secret and a PostgREST URL; its `postgres` is the test's own cluster.
+    pub supabase: Supabase,
+    pub database: OwnService,
+    pub postgrest: OwnService,
+}
+
+pub fn own_supabase() -> OwnSupabase {
+    let cluster = std::sync::Arc::new(Cluster::create(true));
+    let database = OwnService::new(format!("postgres://127.0.0.1:{}", cluster.port), libc::SIGQUIT, {
+        let cluster = cluster.clone();
+        move || cluster.spawn()
+    });
+    cluster.set_up_schema();
+    let jwt_secret = format!("test-secret-{:032x}", rand::random::<u128>());
+    let port = free_port();
+    let postgrest = OwnService::new(format!("http://127.0.0.1:{port}"), libc::SIGKILL, {
+        let (cluster, secret) = (cluster.clone(), jwt_secret.clone());
+        move || start_postgrest(&cluster.postgres(), &secret, port)
+    });
+    let supabase = Supabase { postgres: cluster.postgres(), rest_url: postgrest.url.clone(), jwt_secret };
+    OwnSupabase { supabase, database, postgrest }
 }
 
 pub fn supabase() -> &'static Supabase {
     static SUPABASE: OnceLock<Supabase> = OnceLock::new();
     SUPABASE.get_or_init(|| {
         keep(|| {
-            let postgres = start_postgres();
-            let fixtures = repo_root().join("api/tests/integration");
-            postgres.sql_file("postgres", &fixtures.join("supabase_roles.sql")).unwrap();
-            postgres.sql_file("postgres", &repo_root().join("sql/init.sql")).unwrap();
+            let cluster = Cluster::create(false);
+            // Dropping a `Child` leaves it running; this thread parks forever once `keep` returns,
+            // so the servers live as long as the tests.
+            cluster.spawn();
+            cluster.set_up_schema();
             let jwt_secret = format!("test-secret-{:032x}", rand::random::<u128>());
-            let (_child, port) = start_postgrest(&postgres, &jwt_secret);
-            Supabase { postgres, rest_url: format!("http://127.0.0.1:{port}"), jwt_secret }
+            let port = free_port();
+            start_postgrest(&cluster.postgres(), &jwt_secret, port);
+            Supabase { postgres: cluster.postgres(), rest_url: format!("http://127.0.0.1:{port}"), jwt_secret }
         })
     })
+}
+
+/// A redis-server on `port` (it dies with the calling thread).
+fn spawn_redis(port: u16) -> std::process::Child {
+    let binary = std::env::var_os("TABULA_REDIS_SERVER").unwrap_or_else(|| "redis-server".into());
+    let log = scratch_dir("redis").join("redis.log");
+    let mut server = Command::new(binary);
+    server.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]);
+    let child = spawn_service(server, &log, libc::SIGKILL);
+    wait_for_port(port, "redis-server", &log);
+    child
+}
+
+/// A redis-server of one test's own.
+pub fn own_redis() -> OwnService {
+    let port = free_port();
+    OwnService::new(format!("redis://127.0.0.1:{port}"), libc::SIGKILL, move || spawn_redis(port))
 }
 
 pub fn redis_url() -> &'static str {
     static REDIS: OnceLock<String> = OnceLock::new();
     REDIS.get_or_init(|| {
         keep(|| {
-            let binary = std::env::var_os("TABULA_REDIS_SERVER").unwrap_or_else(|| "redis-server".into());
             let port = free_port();
-            let log = scratch_dir("redis").join("redis.log");
-            let mut server = Command::new(binary);
-            server.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]);
-            spawn_service(server, &log, libc::SIGKILL);
-            wait_for_port(port, "redis-server", &log);
+            spawn_redis(port);
             format!("redis://127.0.0.1:{port}")
         })
     })

@@ -4,6 +4,8 @@
 //! `tabula serve` as the tests run it: the real binary on a free loopback port with its own rooms
 //! file, stopped when dropped, and restartable on the same port with the same rooms.
 
+pub mod players;
+
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -61,6 +63,14 @@ impl Server {
     /// with the same rooms.
     pub fn stop(&mut self) {
         self.process = None;
+    }
+
+    /// The server's resident memory now, in KiB (`VmRSS`).
+    pub fn memory_kib(&self) -> u64 {
+        let pid = self.process.as_ref().expect("the server runs").0.id();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("the server's /proc status");
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).expect("VmRSS in /proc status");
+        line.split_whitespace().nth(1).and_then(|kib| kib.parse().ok()).expect("VmRSS in kB")
     }
 
     pub fn restart(&mut self) {
