@@ -85,6 +85,13 @@ pub fn set_head(title: &str, description: &str) {
     }
 }
 
+/// Puts `text` on the clipboard (best effort: a browser may refuse without a user's gesture).
+pub fn copy_text(text: &str) {
+    if let Some(window) = window() {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}
+
 /// Saves `bytes` (or a data URL) as a download named `file`.
 pub fn download(file: &str, mime: &str, text: &str) {
     let Some(document) = document() else { return };

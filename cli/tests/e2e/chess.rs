@@ -238,12 +238,14 @@ async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_
     }
     // White's g-pawn runs to h7, White castles short, and the pawn takes on g8 to become a griffin.
     let moves = "g2g4 a7a6 g4g5 a6a5 g5g6 a5a4 g6h7 a4a3 g1f3 a3b2 f1g2 b7b6 e1g1 b6b5 h7g8g";
+    let mut fens = vec![game.fen()];
     for (index, uci) in moves.split(' ').enumerate() {
         let mover = if index % 2 == 0 { &white } else { &black };
         wait_until(mover, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "the turn").await;
         play(mover, uci).await;
         game.check(&UciMove(uci.into())).unwrap();
         game.play_unchecked(&UciMove(uci.into()));
+        fens.push(game.fen());
         for (who, client) in [("white", &white), ("black", &black), ("watcher", &watcher)] {
             see(client, &game, &format!("{who} after move {index}: {uci}")).await;
         }
@@ -255,6 +257,15 @@ async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_
     assert_eq!(view["config"]["variant"], "e2e-griffin");
     assert_eq!(view["config"]["definition"]["name"], "e2e-griffin", "the room keeps the definition it was made with");
     assert_eq!(view["state"]["fen"], json!(game.fen()));
+    // "Copy FEN" in a room copies the shown position's, also of a step being replayed.
+    let clipboard = "window.__copied = []; \
+        navigator.clipboard.writeText = text => { window.__copied.push(text); return Promise.resolve(); }; return true";
+    js(&watcher, clipboard).await;
+    click(&watcher, "#copy-fen").await;
+    click(&watcher, ".moves li:nth-child(3) button").await;
+    click(&watcher, "#copy-fen").await;
+    let copied = js(&watcher, "return window.__copied").await;
+    assert_eq!(copied, json!([game.fen(), fens[3]]), "the FEN of the live position, then of step 3");
     screenshot(&watcher, "chess-custom-online-watcher").await;
     for client in [white, black, watcher] {
         client.close().await.unwrap();

@@ -201,11 +201,9 @@ pub fn room_header(code: String) -> impl IntoView {
     let copy = {
         let url = url.clone();
         move |_| {
-            if let Some(window) = browser::window() {
-                let _ = window.navigator().clipboard().write_text(&url);
-                if let Some(notice) = browser::element_by_id::<web_sys::HtmlElement>("link-notice") {
-                    notice.set_text_content(Some(&i18n.t("link-copied")));
-                }
+            browser::copy_text(&url);
+            if let Some(notice) = browser::element_by_id::<web_sys::HtmlElement>("link-notice") {
+                notice.set_text_content(Some(&i18n.t("link-copied")));
             }
         }
     };

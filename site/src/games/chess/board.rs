@@ -395,17 +395,19 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             })
             .collect_view()
     };
-    // The shown position's FEN (also of a step being replayed), to read or copy; in local games
-    // (a room's record is its PGN, written by the server).
+    // The shown position's FEN (also of a step being replayed), to read or copy. Rooms have the
+    // button only: the field did not fit their bundle's budget.
+    let copy = move |_| browser::copy_text(&game.with_untracked(|g| g.fen()));
     #[cfg(feature = "local-screen")]
+    let field = view! { <input id="fen" readonly aria-label="FEN" spellcheck="false" prop:value=move || game.with(|g| g.fen()) on:focus=|_| select_fen() /> };
+    #[cfg(not(feature = "local-screen"))]
+    let field = ();
     let fen_row = view! {
         <p class="fen-row">
-            <input id="fen" readonly aria-label="FEN" spellcheck="false" prop:value=move || game.with(|g| g.fen()) />
-            <button class="button small-button" id="copy-fen" on:click=|_| copy_fen()>{tr("chess-copy-fen")}</button>
+            {field}
+            <button class="button small-button" id="copy-fen" on:click=copy>{tr("chess-copy-fen")}</button>
         </p>
     };
-    #[cfg(not(feature = "local-screen"))]
-    let fen_row = ();
     let base = if diagram { "board chess-board diagram-board" } else { "board chess-board" };
     view! {
         <div class="chess-frame" style=format!("--files: {files}; --ranks: {ranks}")>
@@ -451,13 +453,11 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     }
 }
 
-/// Copies the FEN field, and selects it to show what was copied.
+/// Selects the FEN field's text, ready to copy by hand.
 #[cfg(feature = "local-screen")]
-fn copy_fen() {
-    let Some(input) = browser::element_by_id::<web_sys::HtmlInputElement>("fen") else { return };
-    input.select();
-    if let Some(window) = browser::window() {
-        let _ = window.navigator().clipboard().write_text(&input.value());
+fn select_fen() {
+    if let Some(input) = browser::element_by_id::<web_sys::HtmlInputElement>("fen") {
+        input.select();
     }
 }
 
