@@ -174,13 +174,20 @@ async fn soak(store: &str, env: &[(&str, String)]) {
     // A move every second on average, and both players' polls after it.
     let pace = Pace { think_ms: 500..1500, poll: true };
     let pairs = players::start_pairs(&client, &server.base, games, &pace, &record, &stop);
-    // The memory after the first minute (or a third of a short run) is the baseline.
+    // The memory after the first minute (or a third of a short run) is the baseline; the server's
+    // memory is read every tenth of the run to show the trend.
     let warm_up = Duration::from_secs(seconds.div_ceil(3).min(60));
-    tokio::time::sleep(warm_up).await;
-    let memory_warm = server.memory_kib();
-    tokio::time::sleep(Duration::from_secs(seconds) - warm_up).await;
+    let (started, mut memory_warm, mut samples) = (Instant::now(), None, Vec::new());
+    for tenth in 1..=10 {
+        tokio::time::sleep_until((started + Duration::from_secs(seconds) * tenth / 10).into()).await;
+        if memory_warm.is_none() && started.elapsed() >= warm_up {
+            memory_warm = Some(server.memory_kib());
+        }
+        samples.push(server.memory_kib());
+    }
     players::stop_pairs(pairs, &stop).await;
-    let memory_end = server.memory_kib();
+    let (memory_warm, memory_end) = (memory_warm.expect("a sample after the warm-up"), server.memory_kib());
+    println!("soak on {store}: the server's memory (KiB) at each tenth of the run: {samples:?}");
 
     let answers = answers(&record);
     answered_in_time(&format!("soak on {store}, {games} games, {seconds} s"), &answers);
