@@ -6,6 +6,7 @@ use std::io::{BufRead, Write};
 use anyhow::Result;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
+use tabula_core::ai::{Level, Searcher};
 use tabula_core::go::{Go, GoConfig, GoMove, KoRule, Vertex};
 use tabula_core::{ConfigError, Game, Seat};
 
@@ -34,6 +35,8 @@ struct Engine {
     game: Go,
     /// The game before each move, for `undo`.
     undo: Vec<Go>,
+    /// The computer player that answers `genmove`, when a level was asked for.
+    searcher: Option<Searcher<Go>>,
 }
 
 fn colour(arg: Option<&str>) -> Result<Seat, String> {
@@ -63,7 +66,7 @@ fn score_text(black: f64, white: f64) -> String {
 impl Engine {
     fn new(config: GoConfig) -> Engine {
         let game = Go::new(config.clone()).expect("a valid config");
-        Engine { config, game, undo: Vec::new() }
+        Engine { config, game, undo: Vec::new(), searcher: None }
     }
 
     fn reset(&mut self) -> Result<(), String> {
@@ -147,8 +150,14 @@ impl Engine {
                 let seat = colour(arg(0))?;
                 let mut game = self.game.clone();
                 game.set_turn(seat);
-                let mut rng = SmallRng::seed_from_u64(game.board().hash() ^ game.moves_played() as u64);
-                let mv = game.suggest(&mut rng);
+                let mv = match &mut self.searcher {
+                    // GTP gives no history: each search starts afresh.
+                    Some(searcher) => searcher.choose(&game, &[]).map_or(GoMove::Pass { colour: None }, |c| c.mv),
+                    None => {
+                        let mut rng = SmallRng::seed_from_u64(game.board().hash() ^ game.moves_played() as u64);
+                        game.suggest(&mut rng)
+                    }
+                };
                 let at = match mv {
                     GoMove::Play { at, .. } => Some(at),
                     _ => None,
@@ -196,8 +205,9 @@ impl Engine {
     }
 }
 
-pub fn run(ko: KoRule, input: impl BufRead, mut output: impl Write) -> Result<()> {
+pub fn run(ko: KoRule, level: Option<u8>, input: impl BufRead, mut output: impl Write) -> Result<()> {
     let mut engine = Engine::new(GoConfig { ko, ..GoConfig::default() });
+    engine.searcher = level.map(|level| Searcher::new(Level::of::<Go>(level), 1));
     for line in input.lines() {
         let line = line?;
         let line = line.split('#').next().unwrap_or("").trim().to_owned();

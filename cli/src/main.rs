@@ -1,6 +1,7 @@
 //! The `tabula` command: one binary for the project's tools (replay reference games, benchmark the
 //! engines, serve the site and the API on one machine).
 
+mod ai;
 mod bench;
 mod fairy;
 mod gtp;
@@ -43,6 +44,35 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// A computer player over JSON Lines: each line `{"config", "moves", "seat"?}` on stdin gets
+    /// `{"move", "ms", "playouts", ...}` on stdout (`"move": null` when it has nothing to do).
+    Ai {
+        /// The game (popucom, edges, go).
+        game: GameKind,
+        /// 1 (weakest) to 5.
+        #[arg(long, default_value_t = 3)]
+        level: u8,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Two computer players against each other, alternating colours: one JSON line per game, then
+    /// W-L-D from A's side with a 95% interval on its score.
+    Arena {
+        game: GameKind,
+        /// Player A: `level:N` or `uct:PLAYOUTS` (plain UCT, uniform playouts, no RAVE).
+        #[arg(long)]
+        a: ai::Contender,
+        /// Player B, likewise.
+        #[arg(long)]
+        b: ai::Contender,
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The game's config as JSON (default: the game's defaults).
+        #[arg(long, default_value = "null")]
+        config: String,
+    },
     /// Fairy chess tools.
     Fairy {
         #[command(subcommand)]
@@ -53,6 +83,10 @@ enum Command {
         /// The ko rule: positional superko or simple ko.
         #[arg(long, value_enum, default_value = "psk")]
         ko: KoArg,
+        /// Answer `genmove` with the computer player of this level (1 to 5) instead of the quick
+        /// heuristic move.
+        #[arg(long)]
+        level: Option<u8>,
     },
     /// Triplex puzzles.
     Triplex {
@@ -107,15 +141,21 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
+        Command::Ai { game, level, seed } => {
+            ai::serve(game, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
+        }
+        Command::Arena { game, a, b, games, seed, config } => serde_json::from_str(&config)
+            .map_err(anyhow::Error::from)
+            .and_then(|config| ai::arena(game, &config, [a, b], games, seed, std::io::stdout().lock()).map(|_| ())),
         Command::Fairy { command: FairyCommand::Perft } => {
             fairy::perft(std::io::stdin().lock(), std::io::stdout().lock())
         }
-        Command::Gtp { ko } => {
+        Command::Gtp { ko, level } => {
             let rule = match ko {
                 KoArg::Psk => tabula_core::go::KoRule::Psk,
                 KoArg::Simple => tabula_core::go::KoRule::Simple,
             };
-            gtp::run(rule, std::io::stdin().lock(), std::io::stdout().lock())
+            gtp::run(rule, level, std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Triplex { command: TriplexCommand::Levels { min_area, max_area, size } } => {
             let sizes = match size {

@@ -25,6 +25,7 @@
 //! assert_eq!(game.state()["moves_played"], 2);
 //! ```
 
+pub mod ai;
 mod any;
 pub mod edges;
 pub mod fairy;

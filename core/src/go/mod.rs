@@ -10,7 +10,7 @@ pub mod sgf;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
-pub use board::{Board, BLACK, EMPTY, WHITE};
+pub use board::{Board, BLACK, EMPTY, MAX_POINTS, WHITE};
 pub use json::{GoView, Vertex};
 pub use score::{tromp_taylor, AreaScore, Scoring};
 
@@ -339,6 +339,16 @@ impl Go {
 
     /// A light playout from any board, `colour` to move.
     pub fn playout_from(board: &Board, colour: u8, rng: &mut impl rand::RngCore) -> (Board, u32) {
+        Go::playout_recording(board, colour, rng, &mut |_, _| {})
+    }
+
+    /// [`Go::playout_from`], telling `played(colour, point)` each stone it places.
+    pub fn playout_recording(
+        board: &Board,
+        colour: u8,
+        rng: &mut impl rand::RngCore,
+        played: &mut dyn FnMut(u8, usize),
+    ) -> (Board, u32) {
         let mut board = board.clone();
         let mut colour = colour;
         let (mut passes, mut moves) = (0, 0);
@@ -346,6 +356,7 @@ impl Go {
         while passes < 2 && moves < limit {
             match Go::random_point(&board, colour, rng) {
                 Some(point) => {
+                    played(colour, point);
                     board.place(point, colour);
                     passes = 0;
                 }

@@ -77,7 +77,7 @@ impl Popucom {
     }
 
     /// The seat whose turn it is by the move count (even if that seat has no legal cell).
-    fn turn(&self) -> Seat {
+    pub(crate) fn turn(&self) -> Seat {
         if self.moves_played % 2 == 0 {
             Seat::One
         } else {

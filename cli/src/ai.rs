@@ -1,0 +1,219 @@
+//! `tabula ai` (a computer player over JSON Lines, for any harness) and `tabula arena` (two players
+//! against each other over many games, alternating colours, with a 95% interval on the score).
+
+use std::io::{BufRead, Write};
+use std::str::FromStr;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+use tabula_core::ai::{AnyPlayer, JsonChoice};
+use tabula_core::{GameKind, Seat};
+
+/// One request of `tabula ai`: the game so far, and optionally which seat to answer for (Go's
+/// scoring phase, where either acts).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    #[serde(default)]
+    config: Value,
+    #[serde(default)]
+    moves: Vec<Value>,
+    #[serde(default)]
+    seat: Option<u8>,
+}
+
+fn answer(choice: Option<JsonChoice>, ms: f64) -> Value {
+    match choice {
+        None => json!({"move": null, "ms": ms}),
+        Some(choice) => json!({
+            "move": choice.mv,
+            "ms": ms,
+            "playouts": choice.stats.playouts,
+            "nodes": choice.stats.nodes,
+            "value": choice.stats.value,
+            "blundered": choice.blundered,
+        }),
+    }
+}
+
+/// Reads one request per line and writes one answer per line; a bad line gets
+/// `{"error": {"code", "message"}}` and the player goes on with the next.
+pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut output: impl Write) -> Result<()> {
+    let mut player = AnyPlayer::new(kind, level, seed)?;
+    for line in input.lines() {
+        let line = line.context("reading a request")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let start = Instant::now();
+        let reply = match serde_json::from_str::<Request>(&line) {
+            Err(error) => json!({"error": {"code": "bad_request", "message": error.to_string()}}),
+            Ok(request) => {
+                let seat = request.seat.and_then(Seat::from_number);
+                match player.choose(&request.config, &request.moves, seat) {
+                    Ok(choice) => answer(choice, start.elapsed().as_secs_f64() * 1000.0),
+                    Err(error) => json!({"error": {"code": error.code(), "message": error.to_string()}}),
+                }
+            }
+        };
+        serde_json::to_writer(&mut output, &reply)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// A player of the arena: a level of ours, or the plain UCT yardstick with a playout budget.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Contender {
+    Level(u8),
+    PlainUct(u32),
+}
+
+impl FromStr for Contender {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (kind, number) = text.split_once(':').ok_or("expected level:N or uct:PLAYOUTS")?;
+        match kind {
+            "level" => number.parse().map(Contender::Level).map_err(|_| format!("not a level: {number}")),
+            "uct" => number.parse().map(Contender::PlainUct).map_err(|_| format!("not a playout count: {number}")),
+            _ => Err(format!("unknown player kind {kind:?}: expected level:N or uct:PLAYOUTS")),
+        }
+    }
+}
+
+impl Contender {
+    fn player(self, kind: GameKind, seed: u64) -> Result<AnyPlayer> {
+        Ok(match self {
+            Contender::Level(level) => AnyPlayer::new(kind, level, seed)?,
+            Contender::PlainUct(playouts) => AnyPlayer::plain_uct(kind, playouts, seed)?,
+        })
+    }
+}
+
+/// The arena's tally from A's side.
+#[derive(Debug, Default, PartialEq)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    /// Games cut off at the move limit (counted as draws too).
+    pub unfinished: u32,
+}
+
+impl Tally {
+    fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// A's mean score (win 1, draw 1/2) and the half-width of its 95% interval (normal
+    /// approximation over the games' scores).
+    pub fn score(&self) -> (f64, f64) {
+        let n = self.games().max(1) as f64;
+        let mean = (self.wins as f64 + self.draws as f64 / 2.0) / n;
+        let squares = self.wins as f64 * (1.0 - mean).powi(2)
+            + self.draws as f64 * (0.5 - mean).powi(2)
+            + self.losses as f64 * mean.powi(2);
+        (mean, 1.96 * (squares / n / n).sqrt())
+    }
+}
+
+/// Plays `games` games of A against B (A has seat one in even games), each move checked by the
+/// engine; writes one line per game and the tally.
+pub fn arena(
+    kind: GameKind,
+    config: &Value,
+    contenders: [Contender; 2],
+    games: u32,
+    seed: u64,
+    mut output: impl Write,
+) -> Result<Tally> {
+    // Go games can wander (ko fights) and Edges & Blocks need not end: a generous cap.
+    let limit = 1_000;
+    let mut tally = Tally::default();
+    for index in 0..games {
+        let a_seat = if index % 2 == 0 { Seat::One } else { Seat::Two };
+        let base = seed.wrapping_mul(1_000_003).wrapping_add(index as u64 * 2);
+        let mut a = contenders[0].player(kind, base)?;
+        let mut b = contenders[1].player(kind, base + 1)?;
+        let mut game = kind.new_game(config)?;
+        let mut moves: Vec<Value> = Vec::new();
+        let start = Instant::now();
+        while moves.len() < limit {
+            let Some(to_move) = game.status().to_move() else { break };
+            let player = if to_move == a_seat { &mut a } else { &mut b };
+            // In Go's scoring phase the side "to move" may have accepted: let the other answer.
+            let choice = match player.choose(config, &moves, Some(to_move))? {
+                Some(choice) => choice,
+                None => {
+                    let other = if to_move == a_seat { &mut b } else { &mut a };
+                    match other.choose(config, &moves, Some(to_move.other()))? {
+                        Some(choice) => choice,
+                        None => bail!("game {index}: neither player has a move at move {}", moves.len()),
+                    }
+                }
+            };
+            game.play(&choice.mv).with_context(|| format!("game {index}: move {} {}", moves.len(), choice.mv))?;
+            moves.push(choice.mv);
+        }
+        let result = game.status().outcome().cloned();
+        let a_score = match result.as_ref().map(|o| o.winner) {
+            Some(Some(winner)) if winner == a_seat => {
+                tally.wins += 1;
+                1.0
+            }
+            Some(Some(_)) => {
+                tally.losses += 1;
+                0.0
+            }
+            _ => {
+                tally.draws += 1;
+                tally.unfinished += u32::from(result.is_none());
+                0.5
+            }
+        };
+        let line = json!({
+            "game": index,
+            "a_seat": a_seat.number(),
+            "moves": moves.len(),
+            "reason": result.map_or("move_limit", |o| o.reason),
+            "a_score": a_score,
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        writeln!(output, "{line}")?;
+        output.flush()?;
+    }
+    let (mean, interval) = tally.score();
+    writeln!(
+        output,
+        "A {:?} vs B {:?}: {}-{}-{} (W-L-D, {} unfinished), A scores {:.3} ± {:.3} (95%)",
+        contenders[0], contenders[1], tally.wins, tally.losses, tally.draws, tally.unfinished, mean, interval
+    )?;
+    Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interval_narrows_with_more_games_and_is_zero_for_a_sweep() {
+        let few = Tally { wins: 7, losses: 3, draws: 0, unfinished: 0 };
+        let many = Tally { wins: 70, losses: 30, draws: 0, unfinished: 0 };
+        assert_eq!(few.score().0, 0.7);
+        // Bernoulli with p = 0.7: 1.96 * sqrt(0.21 / n).
+        assert!((few.score().1 - 1.96 * (0.21f64 / 10.0).sqrt()).abs() < 1e-12);
+        assert!((many.score().1 - 1.96 * (0.21f64 / 100.0).sqrt()).abs() < 1e-12);
+        assert_eq!(Tally { wins: 5, ..Tally::default() }.score(), (1.0, 0.0));
+    }
+
+    #[test]
+    fn contenders_read_from_their_names() {
+        assert_eq!("level:3".parse(), Ok(Contender::Level(3)));
+        assert_eq!("uct:200000".parse(), Ok(Contender::PlainUct(200_000)));
+        assert!("gnugo:10".parse::<Contender>().is_err());
+        assert!("level:x".parse::<Contender>().is_err());
+    }
+}

@@ -1,0 +1,102 @@
+//! `tabula ai`, `tabula arena` and `tabula gtp --level` as a harness drives them: answers are legal
+//! moves, the same seed answers the same, bad lines get an error and the player goes on.
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+use tabula_core::GameKind;
+
+fn tabula() -> Command {
+    Command::cargo_bin("tabula").expect("the tabula binary is built for tests")
+}
+
+fn lines(stdout: &[u8]) -> Vec<String> {
+    String::from_utf8(stdout.to_vec()).unwrap().lines().map(str::to_owned).collect()
+}
+
+/// Plays a POPUCOM game through `tabula ai` alone, one process per move (so nothing but the
+/// request carries the game), and returns the moves.
+fn game_through_ai(seed: &str) -> Vec<Value> {
+    let mut moves: Vec<Value> = Vec::new();
+    for _ in 0..50 {
+        let request = json!({"config": {}, "moves": moves}).to_string() + "\n";
+        let output =
+            tabula().args(["ai", "popucom", "--level", "2", "--seed", seed]).write_stdin(request).assert().success();
+        let answer: Value = serde_json::from_str(&lines(&output.get_output().stdout)[0]).unwrap();
+        assert!(answer["ms"].as_f64().is_some() && answer["playouts"].as_u64().is_some(), "{answer}");
+        moves.push(answer["move"].clone());
+    }
+    moves
+}
+
+#[test]
+fn ai_answers_legal_moves_the_same_for_the_same_seed() {
+    let moves = game_through_ai("4");
+    let game = GameKind::Popucom.replay(&json!({}), &moves).expect("every answer was legal");
+    assert!(game.status().is_over());
+    assert_eq!(game_through_ai("4"), moves);
+
+    // Once the game is over there is nothing to play.
+    let over = json!({"moves": moves}).to_string();
+    let output = tabula().args(["ai", "popucom"]).write_stdin(over + "\n").assert().success();
+    let answer: Value = serde_json::from_str(&lines(&output.get_output().stdout)[0]).unwrap();
+    assert_eq!(answer["move"], Value::Null);
+}
+
+#[test]
+fn ai_refuses_bad_lines_and_goes_on() {
+    let input = [
+        "not json".to_owned(),
+        json!({"moves": [[4, 4], [4, 4]]}).to_string(),
+        json!({"config": {"size": 99}, "moves": []}).to_string(),
+        json!({"moves": [], "colour": 1}).to_string(),
+        json!({"moves": [[4, 4]]}).to_string(),
+    ]
+    .join("\n");
+    let output = tabula().args(["ai", "popucom", "--level", "1"]).write_stdin(input).assert().success();
+    let answers: Vec<Value> =
+        lines(&output.get_output().stdout).iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let codes: Vec<&str> = answers.iter().map(|a| a["error"]["code"].as_str().unwrap_or("ok")).collect();
+    assert_eq!(codes, ["bad_request", "bad_moves", "bad_config", "bad_request", "ok"]);
+    let after = GameKind::Popucom.replay(&json!({}), &[json!([4, 4])]).unwrap();
+    let mut after = after;
+    after.play(&answers[4]["move"]).expect("the last answer is legal");
+
+    let chess = tabula().args(["ai", "chess"]).write_stdin("{}\n").assert().failure();
+    assert!(String::from_utf8_lossy(&chess.get_output().stderr).contains("no computer player for chess"));
+}
+
+#[test]
+fn arena_plays_alternating_colours_and_tallies() {
+    let output = tabula()
+        .args(["arena", "popucom", "--a", "level:3", "--b", "uct:30", "--games", "4", "--seed", "2"])
+        .assert()
+        .success();
+    let out = lines(&output.get_output().stdout);
+    assert_eq!(out.len(), 5, "{out:?}");
+    let games: Vec<Value> = out[..4].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(games.iter().map(|g| g["a_seat"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 1, 2]);
+    assert!(games.iter().all(|g| g["moves"] == 50 && g["reason"] == "moves_exhausted"), "{games:?}");
+    let points: f64 = games.iter().map(|g| g["a_score"].as_f64().unwrap()).sum();
+    let tally = &out[4];
+    assert!(
+        tally.contains("A Level(3) vs B PlainUct(30)") && tally.contains(&format!("A scores {:.3}", points / 4.0)),
+        "{tally}"
+    );
+
+    let bad = tabula().args(["arena", "popucom", "--a", "level:3", "--b", "gnugo:10"]).assert().failure();
+    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("expected level:N or uct:PLAYOUTS"));
+}
+
+#[test]
+fn gtp_genmove_at_a_level_plays_legal_moves_for_both_colours() {
+    let script = "boardsize 7\nkomi 0.5\ngenmove b\ngenmove w\ngenmove b\nlist_stones black\nlist_stones white\nquit\n";
+    let output = tabula().args(["gtp", "--level", "1"]).write_stdin(script).assert().success();
+    let replies: Vec<String> = lines(&output.get_output().stdout).into_iter().filter(|l| !l.is_empty()).collect();
+    assert_eq!(replies.len(), 8, "{replies:?}");
+    let played: Vec<&str> = replies[2..5].iter().map(|r| r.trim_start_matches("= ")).collect();
+    let black: Vec<&str> = replies[5].trim_start_matches("= ").split_whitespace().collect();
+    let white: Vec<&str> = replies[6].trim_start_matches("= ").split_whitespace().collect();
+    for (mv, stones) in [(played[0], &black), (played[1], &white), (played[2], &black)] {
+        assert!(mv == "pass" || stones.contains(&mv), "{mv} is on the board: {replies:?}");
+    }
+}

@@ -1,0 +1,174 @@
+//! Computer opponents: one Monte Carlo tree search for every two-player game ([`Mcts`]), fed by
+//! each game's playout policy ([`Searchable`]), and a few levels of strength per game ([`Level`]).
+//!
+//! Deterministic: a search draws only from a `Xoshiro256PlusPlus` seeded by its caller (the same
+//! stream on native and wasm32, unlike `SmallRng`) and uses only `+ - * / sqrt`, which IEEE 754
+//! rounds the same everywhere. So a game against the computer replays exactly from its seed.
+//!
+//! ```
+//! use tabula_core::ai::{Level, Searcher};
+//! use tabula_core::popucom::Popucom;
+//! use tabula_core::Game;
+//!
+//! let game = Popucom::new(Default::default()).unwrap();
+//! let mut searcher = Searcher::new(Level::of::<Popucom>(2), 7);
+//! let choice = searcher.choose(&game, &[]).unwrap();
+//! assert!(game.is_legal(&choice.mv));
+//! ```
+
+mod edges;
+mod go;
+mod mcts;
+mod player;
+mod popucom;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::{Game, Seat, Status};
+pub use go::scoring_move;
+pub use mcts::{Mcts, SearchStats};
+pub use player::{AiError, AnyPlayer, JsonChoice};
+
+/// The generator every search draws from.
+pub type AiRng = Xoshiro256PlusPlus;
+
+/// What a search needs from a game beyond [`Game`]: the moves worth searching, a fast playout to
+/// the end, and a small number naming each move for the all-moves-as-first statistics (RAVE).
+pub trait Searchable: Game {
+    /// How many distinct [`Searchable::move_key`]s there can be (keys are below it).
+    fn key_space(&self) -> usize;
+
+    /// A small number for `mv` that means "the same move" wherever it is played (POPUCOM's cell),
+    /// or `None` for moves RAVE should not share (a pass).
+    fn move_key(&self, mv: &Self::Move) -> Option<usize>;
+
+    /// The moves the tree considers: legal, but without moves no player wants searched (Go's
+    /// resignation, filling one's own eye). Empty only when the game is over.
+    fn candidate_moves(&self) -> Vec<Self::Move> {
+        self.legal_moves()
+    }
+
+    /// Plays on from this position with the game's playout policy and returns seat one's reward
+    /// (1 win, 0.5 draw, 0 loss, or between where a playout is cut short and judged), calling
+    /// `played(seat, key)` for each keyed move of the playout.
+    fn playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(Seat, usize)) -> f32;
+}
+
+/// Seat one's reward for a finished game.
+pub fn reward(status: &Status) -> Option<f32> {
+    status.outcome().map(|outcome| match outcome.winner {
+        Some(Seat::One) => 1.0,
+        Some(Seat::Two) => 0.0,
+        None => 0.5,
+    })
+}
+
+/// How strong a computer player is: how many playouts it thinks for and how often it blunders on
+/// purpose (plays a random candidate instead of its search's choice).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// 1 (weakest) to [`Level::MAX`].
+    pub number: u8,
+    pub playouts: u32,
+    /// Chance of a deliberate random move, so the weakest levels lose to beginners.
+    pub blunder: f32,
+    /// Whether the search shares statistics between equal moves (RAVE); off for a plain UCT.
+    pub rave: bool,
+}
+
+impl Level {
+    pub const MAX: u8 = 5;
+
+    /// Level `number` (clamped to 1..=5) of game `G`: the budgets come from each game's playout cost,
+    /// so that the top level thinks about a second in a browser.
+    pub fn of<G: Searchable>(number: u8) -> Level {
+        let number = number.clamp(1, Level::MAX);
+        let top = top_playouts(G::KIND);
+        // Each level below the top thinks about a tenth as long; the two weakest also blunder.
+        let (playouts, blunder) = match number {
+            1 => (top / 1000, 0.5),
+            2 => (top / 100, 0.2),
+            3 => (top / 30, 0.0),
+            4 => (top / 6, 0.0),
+            _ => (top, 0.0),
+        };
+        Level { number, playouts: playouts.max(16), blunder, rave: true }
+    }
+
+    /// A plain UCT player with uniform playouts and no RAVE: the yardstick the levels are measured
+    /// against.
+    pub fn plain_uct(playouts: u32) -> Level {
+        Level { number: 0, playouts, blunder: 0.0, rave: false }
+    }
+}
+
+/// The top level's playouts per move: what a 2-core machine's Chromium runs in about a second.
+fn top_playouts(kind: crate::GameKind) -> u32 {
+    match kind {
+        crate::GameKind::Popucom => 150_000,
+        crate::GameKind::Go => 20_000,
+        crate::GameKind::Edges => 20_000,
+        crate::GameKind::Chess => 5_000,
+    }
+}
+
+/// The computer's answer: the move, and what it cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice<M> {
+    pub mv: M,
+    pub stats: SearchStats,
+    /// Whether this was a deliberate blunder rather than the search's choice.
+    pub blundered: bool,
+}
+
+/// A computer player across a game: keeps its search tree between moves (the opponent's reply is
+/// usually a line it already explored) and its own random stream.
+pub struct Searcher<G: Searchable> {
+    level: Level,
+    rng: AiRng,
+    /// The tree kept from the last move, and the moves from the start that lead to its root.
+    tree: Option<(Mcts<G>, Vec<G::Move>)>,
+}
+
+impl<G: Searchable> Searcher<G> {
+    pub fn new(level: Level, seed: u64) -> Self {
+        Searcher { level, rng: AiRng::seed_from_u64(seed), tree: None }
+    }
+
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// A move for the side to move in `game`, reached by `history` from the start, or `None` if
+    /// the game is over. The tree of the last call is reused when `history` extends the moves that
+    /// led to it.
+    pub fn choose(&mut self, game: &G, history: &[G::Move]) -> Option<Choice<G::Move>> {
+        let candidates = game.candidate_moves();
+        if candidates.is_empty() {
+            return None;
+        }
+        let kept = self.tree.take().and_then(|(tree, moves)| {
+            let since = history.strip_prefix(moves.as_slice())?;
+            since.iter().try_fold(tree, |tree, mv| tree.descend(mv))
+        });
+        let mut tree = kept.unwrap_or_else(|| Mcts::new(game.clone(), self.level.rave));
+        let stats = tree.search(self.level.playouts, &mut self.rng);
+        let best = tree.best_move().expect("a game with candidates has a best move");
+        let blundered = self.level.blunder > 0.0 && self.rng.random::<f32>() < self.level.blunder;
+        let mv = if blundered { candidates[self.rng.random_range(0..candidates.len())].clone() } else { best };
+        // Keep the subtree below our move for the next call.
+        let mut moves = history.to_vec();
+        moves.push(mv.clone());
+        self.tree = tree.descend(&mv).map(|tree| (tree, moves));
+        Some(Choice { mv, stats, blundered })
+    }
+}
+
+/// The search's reward for `seat` from seat one's reward.
+pub(crate) fn reward_for(seat: Seat, seat_one_reward: f32) -> f32 {
+    match seat {
+        Seat::One => seat_one_reward,
+        Seat::Two => 1.0 - seat_one_reward,
+    }
+}

@@ -1,0 +1,185 @@
+//! The computer players: legal, deterministic for a seed, stronger than chance, reusing their tree,
+//! blundering only where a level says so, and finishing Go's scoring phase.
+
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use tabula_core::ai::{AiRng, AnyPlayer, Level, Searchable, Searcher};
+use tabula_core::edges::Edges;
+use tabula_core::go::{Go, GoMove};
+use tabula_core::popucom::Popucom;
+use tabula_core::{Game, GameKind, Seat, Status};
+
+/// Plays a whole game between two computer players through the JSON layer (each move is checked
+/// by the engine on the way); returns the moves and the final status.
+fn match_game(kind: GameKind, players: &mut [AnyPlayer; 2], config: &Value, limit: usize) -> (Vec<Value>, Status) {
+    let mut game = kind.new_game(config).unwrap();
+    let mut moves = Vec::new();
+    while moves.len() < limit {
+        let Some(seat) = game.status().to_move() else { break };
+        let choice = players[seat.index()].choose(config, &moves, Some(seat)).unwrap().expect("a move while in play");
+        game.play(&choice.mv).unwrap_or_else(|e| panic!("move {} {} refused: {e}", moves.len(), choice.mv));
+        moves.push(choice.mv);
+    }
+    (moves, game.status())
+}
+
+/// A game of a searcher against uniformly random moves, until the search has nothing to consider
+/// (the end, or Go's scoring phase); the searcher's reward (1 win, 0.5 draw) as its game judges it.
+fn against_random<G: Searchable>(game: G, level: Level, searcher_seat: Seat, seed: u64, limit: usize) -> f32 {
+    let mut searcher = Searcher::new(level, seed);
+    let mut rng = AiRng::seed_from_u64(seed ^ 0x5eed);
+    let mut game = game;
+    let mut history = Vec::new();
+    while history.len() < limit && !game.candidate_moves().is_empty() {
+        let seat = game.status().to_move().expect("in play");
+        let mv = if seat == searcher_seat {
+            searcher.choose(&game, &history).expect("a move while in play").mv
+        } else {
+            let legal = game.candidate_moves();
+            legal[rng.random_range(0..legal.len())].clone()
+        };
+        game.play(&mv).expect("legal");
+        history.push(mv);
+    }
+    let seat_one = game.playout(&mut rng, &mut |_, _| {});
+    if searcher_seat == Seat::One {
+        seat_one
+    } else {
+        1.0 - seat_one
+    }
+}
+
+fn score_against_random<G: Searchable>(new: impl Fn() -> G, level: Level, games: u64, limit: usize) -> f32 {
+    (0..games).map(|i| against_random(new(), level, if i % 2 == 0 { Seat::One } else { Seat::Two }, i, limit)).sum()
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game_and_another_seed_another() {
+    let config = json!({});
+    let game_with = |seeds: [u64; 2]| {
+        let mut players = seeds.map(|seed| AnyPlayer::new(GameKind::Popucom, 3, seed).unwrap());
+        match_game(GameKind::Popucom, &mut players, &config, 50)
+    };
+    let (first, status) = game_with([1, 2]);
+    assert!(status.is_over(), "a POPUCOM game between computers ends: {status:?}");
+    assert_eq!(first.len(), 50);
+    assert_eq!(game_with([1, 2]).0, first);
+    assert_ne!(game_with([3, 4]).0, first);
+}
+
+#[test]
+fn a_search_beats_random_moves_in_popucom_edges_and_go() {
+    let popucom = score_against_random(Popucom::default, Level { playouts: 1_000, ..Level::of::<Popucom>(5) }, 10, 50);
+    assert!(popucom >= 9.0, "POPUCOM: {popucom} of 10 against random moves");
+    let edges = score_against_random(
+        || Edges::new(tabula_core::edges::EdgesConfig { size: 4, cells_to_win: 2, ..Default::default() }).unwrap(),
+        Level { playouts: 1_000, ..Level::of::<Edges>(5) },
+        6,
+        200,
+    );
+    assert!(edges >= 5.0, "Edges & Blocks 4x4: {edges} of 6 against random moves");
+    let go = score_against_random(
+        || Go::new(tabula_core::go::GoConfig { size: 7, komi: 0.5, ..Default::default() }).unwrap(),
+        Level { playouts: 400, ..Level::of::<Go>(5) },
+        6,
+        200,
+    );
+    assert!(go >= 5.0, "Go 7x7: {go} of 6 against random moves");
+}
+
+#[test]
+fn rave_beats_plain_uct_at_the_same_budget_in_popucom() {
+    let mut points = 0.0;
+    for game in 0..8u64 {
+        let rave = AnyPlayer::new(GameKind::Popucom, 5, game).unwrap();
+        let rave = match rave {
+            AnyPlayer::Popucom(_) => {
+                AnyPlayer::Popucom(Searcher::new(Level { playouts: 2_000, ..Level::of::<Popucom>(5) }, game))
+            }
+            _ => unreachable!(),
+        };
+        let plain = AnyPlayer::plain_uct(GameKind::Popucom, 2_000, game + 100).unwrap();
+        let rave_seat = if game % 2 == 0 { 0 } else { 1 };
+        let mut players = if rave_seat == 0 { [rave, plain] } else { [plain, rave] };
+        let (_, status) = match_game(GameKind::Popucom, &mut players, &json!({}), 50);
+        points += match status.outcome().unwrap().winner {
+            Some(seat) if seat.index() == rave_seat => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+    }
+    assert!(points >= 5.0, "RAVE scored {points} of 8 against plain UCT at 2,000 playouts");
+}
+
+#[test]
+fn the_tree_is_kept_across_the_opponents_reply() {
+    let mut searcher = Searcher::new(Level { playouts: 3_000, blunder: 0.0, ..Level::of::<Popucom>(5) }, 9);
+    let mut game = Popucom::default();
+    let first = searcher.choose(&game, &[]).unwrap();
+    assert!(first.stats.nodes <= 3_001, "a fresh tree has a node per playout at most: {:?}", first.stats);
+    game.play(&first.mv).unwrap();
+    let reply = game.legal_moves()[0];
+    game.play(&reply).unwrap();
+    let second = searcher.choose(&game, &[first.mv, reply]).unwrap();
+    assert!(second.stats.nodes > 3_001, "the second search starts from the kept subtree: {:?}", second.stats);
+    // A history the tree does not know starts afresh (and still answers legally).
+    let other = Popucom::replay(Default::default(), &[reply]).unwrap();
+    let fresh = searcher.choose(&other, &[reply]).unwrap();
+    assert!(fresh.stats.nodes <= 3_001, "{:?}", fresh.stats);
+    assert!(other.is_legal(&fresh.mv));
+}
+
+#[test]
+fn only_the_weak_levels_blunder() {
+    let game = Popucom::default();
+    let blunders = |level: u8| {
+        let mut searcher = Searcher::new(Level { playouts: 16, ..Level::of::<Popucom>(level) }, 5);
+        (0..200).filter(|_| searcher.choose(&game, &[]).unwrap().blundered).count()
+    };
+    let weakest = blunders(1);
+    assert!((70..=130).contains(&weakest), "level 1 blundered {weakest} of 200 times");
+    assert_eq!(blunders(5), 0);
+    let budgets: Vec<u32> = (1..=5).map(|n| Level::of::<Popucom>(n).playouts).collect();
+    assert!(budgets.windows(2).all(|w| w[0] < w[1]), "each level thinks longer: {budgets:?}");
+}
+
+#[test]
+fn go_scoring_is_brought_to_the_engines_proposal_and_accepted() {
+    let config = json!({"size": 5, "komi": 0.5});
+    // Black walls off the lower rows; White's stone at D2 sits inside with no chance; both pass.
+    let points = ["A3", "D2", "B3", "pass", "C3", "pass", "D3", "pass", "E3", "pass", "pass"];
+    let moves: Vec<Value> = points
+        .iter()
+        .map(|v| if *v == "pass" { json!({"type": "pass"}) } else { json!({"type": "play", "at": v}) })
+        .collect();
+    let typed = |moves: &[Value]| {
+        let moves: Vec<GoMove> = moves.iter().map(|m| serde_json::from_value(m.clone()).unwrap()).collect();
+        Go::replay(serde_json::from_value(config.clone()).unwrap(), &moves).unwrap()
+    };
+    let start = typed(&moves);
+    let scoring = start.scoring().expect("two passes start the scoring phase");
+    // White toggles its own stone alive against the proposal: the computer must undo that.
+    let proposal = tabula_core::go::Scoring::propose(start.board()).dead().to_vec();
+    let d2 = start.point_of("D2".parse().unwrap()).unwrap();
+    assert!(proposal.contains(&d2), "the engine calls D2 dead: {proposal:?}");
+    assert!(scoring.dead().contains(&d2));
+    let mut history = moves.clone();
+    history.push(json!({"type": "toggle", "at": "D2", "colour": 2}));
+    let mut player = AnyPlayer::new(GameKind::Go, 3, 1).unwrap();
+    let mut answers = Vec::new();
+    while let Some(choice) = player.choose(&config, &history, Some(Seat::One)).unwrap() {
+        history.push(choice.mv.clone());
+        answers.push(choice.mv);
+        assert!(answers.len() < 10, "the scoring answers end: {answers:?}");
+    }
+    assert_eq!(answers, [json!({"type": "toggle", "at": "D2", "colour": 1}), json!({"type": "accept", "colour": 1})]);
+    let end = typed(&history);
+    assert_eq!(end.scoring().unwrap().dead(), proposal.as_slice());
+    assert!(end.scoring().unwrap().accepted(1));
+}
+
+#[test]
+fn chess_has_no_computer_player_yet() {
+    let error = AnyPlayer::new(GameKind::Chess, 3, 1).err().unwrap();
+    assert_eq!(error.code(), "no_player");
+}
