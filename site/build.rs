@@ -47,8 +47,8 @@ fn shown_here(id: &str) -> bool {
     let game_page = ["-rules-", "-diagram-", "-option-", "-about"].iter().any(|part| id.contains(part))
         || id.starts_with("go-handicap-")
         || ["go-ko-psk", "go-ko-simple"].contains(&id);
-    // Reading a PGN or FEN makes a local game: rooms only write PGN.
-    let local_only = (id.starts_with("pgn-") && id != "pgn-download") || id == "chess-copy-fen";
+    // Reading a PGN or FEN makes a local game: rooms only write PGN (and copy FEN).
+    let local_only = id.starts_with("pgn-") && id != "pgn-download";
     let local_screen = feature("LOCAL_SCREEN");
     // Bundles that show pages (not only rooms): Triplex's pages are all of its bundle.
     let page_bundle = local_screen || feature("GAME_PAGE") || feature("HOME_PAGES") || feature("TRIPLEX");

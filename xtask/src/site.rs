@@ -136,20 +136,27 @@ fn pieces() -> Result<Asset> {
 }
 
 /// The built-in fairy variants compiled (`core/build.rs`), written where the bundles' builds read
-/// them; rewritten only when they change, since a new file rebuilds the engine.
-fn compiled_variants() -> Result<PathBuf> {
+/// them: all of them (`TABULA_FAIRY_VARIANTS`), and orthodox chess alone as the hex text of
+/// `Variant::compiled_text` (`TABULA_FAIRY_CHESS`, what the rooms' pages carry: they show it until
+/// the room's own variant arrives from the server, and read it with the reader they have anyway).
+/// Rewritten only when they change, since a new file rebuilds the engine.
+fn compiled_variants() -> Result<[PathBuf; 2]> {
     use tabula_core::fairy::Variant;
-    // Absolute: `include_bytes!` would read a relative path from core's source folder.
-    let path = std::path::absolute(target_dir().join("fairy-variants.postcard"))?;
     // Without descriptions: the site shows none (its words come from its locale files).
     let mut variants = Variant::builtin().clone();
     variants.values_mut().for_each(|v| v.description.clear());
-    let bytes = Variant::to_compiled(&variants);
-    if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
-        std::fs::create_dir_all(target_dir())?;
-        std::fs::write(&path, &bytes)?;
+    let chess = variants["chess"].compiled_text().into_bytes();
+    let mut paths = Vec::new();
+    for (file, bytes) in [("fairy-variants.postcard", Variant::to_compiled(&variants)), ("fairy-chess.hex", chess)] {
+        // Absolute: `include_bytes!` would read a relative path from core's source folder.
+        let path = std::path::absolute(target_dir().join(file))?;
+        if std::fs::read(&path).ok().as_deref() != Some(&bytes[..]) {
+            std::fs::create_dir_all(target_dir())?;
+            std::fs::write(&path, &bytes)?;
+        }
+        paths.push(path);
     }
-    Ok(path)
+    Ok([paths[0].clone(), paths[1].clone()])
 }
 
 /// The caller's rustflags (in cargo's encoding: paths may hold spaces) plus the paths rustc writes
@@ -175,7 +182,7 @@ fn remapped_rustflags() -> String {
 }
 
 /// Builds one bundle with its features only (the site's default features are everything).
-fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path, pieces: &str) -> Result<Bundle> {
+fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &[PathBuf; 2], pieces: &str) -> Result<Bundle> {
     let name = spec.name.as_str();
     let features = spec.features.join(",");
     let mut args = vec![
@@ -193,7 +200,8 @@ fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &Path, pieces: &str)
     eprintln!("xtask: cargo {}", args.join(" "));
     let status = Command::new("cargo")
         .args(&args)
-        .env("TABULA_FAIRY_VARIANTS", variants)
+        .env("TABULA_FAIRY_VARIANTS", &variants[0])
+        .env("TABULA_FAIRY_CHESS", &variants[1])
         .env("TABULA_PIECES", pieces)
         .env("CARGO_ENCODED_RUSTFLAGS", remapped_rustflags())
         .env_remove("RUSTFLAGS")

@@ -174,8 +174,8 @@ mod tests {
         refused_with(looped, "definition.pieces.R: references loop");
     }
 
-    /// A room keeps the definition it began with, and its page gets the compiled variant only
-    /// when it is not a built-in one as shipped.
+    /// A room keeps the definition it began with; its page gets the variant compiled, and the
+    /// definition only when it is not a built-in one as shipped.
     #[test]
     fn games_store_their_definition_and_send_pages_what_they_can_read() {
         use crate::fairy::{Chess, ChessConfig};
@@ -184,7 +184,11 @@ mod tests {
         let stored = Chess::new(capablanca.clone()).unwrap().stored_config();
         assert_eq!(stored.definition.as_ref(), Variant::builtin_definition("capablanca"));
         let reloaded = Chess::new(stored).unwrap();
-        assert_eq!(reloaded.client_config(), capablanca, "a built-in variant goes to pages by name");
+        let sent = reloaded.client_config();
+        assert_eq!(sent.definition, None, "a built-in variant goes to pages by name");
+        let by_name =
+            ChessConfig { compiled: Some(Variant::shared("capablanca").unwrap().compiled_text()), ..capablanca };
+        assert_eq!(sent, by_name, "and compiled: the rooms' pages carry no built-in variants");
 
         // The same variant with one piece changed is a variant of its own, even under the old name.
         let mut changed = Variant::builtin_definition("capablanca").unwrap().clone();

@@ -223,15 +223,14 @@ impl Game for Chess {
         config
     }
 
-    /// A built-in variant by name alone; any other with its definition and the variant compiled
-    /// (a room's page cannot read a definition).
+    /// Always with the variant compiled: a room's page reads no definitions and carries no built-in
+    /// variants (they would not fit its budget). A built-in variant goes without its definition.
     fn client_config(&self) -> ChessConfig {
         let mut config = self.config.clone();
         if Variant::shared(&config.variant).is_some_and(|shared| Arc::ptr_eq(&shared, &self.variant)) {
             config.definition = None;
-        } else if config.definition.is_some() {
-            config.compiled = Some(self.variant.compiled_text());
         }
+        config.compiled = Some(self.variant.compiled_text());
         config
     }
 

@@ -318,6 +318,11 @@ impl Variant {
         self.piece_of(letter).and_then(|p| self.pieces[p as usize].figure.as_deref())
     }
 
+    /// The letters (upper case) of the pieces a pawn may promote to, in the variant's order.
+    pub fn promotion_letters(&self) -> Vec<char> {
+        self.promotion.iter().map(|&p| self.pieces[p as usize].letter.to_ascii_uppercase()).collect()
+    }
+
     /// A built-in variant by its name, or by Fairy-Stockfish's name for it (`chancellor`, `losalamos`).
     pub fn named(name: &str) -> Option<&'static Variant> {
         let builtin = Variant::builtin();
@@ -346,14 +351,26 @@ impl Variant {
         Variant::named(name).map(|variant| std::sync::Arc::new(variant.clone()))
     }
 
-    /// The variants Tabula ships (`core/data/fairy-variants.json`), by name.
+    /// The variants Tabula ships (`core/data/fairy-variants.json`), by name. A build without the
+    /// `builtin-variants` feature (the rooms' pages: the server sends each room's variant compiled)
+    /// ships orthodox chess alone, shown until a room's variant arrives (or none, natively).
     pub fn builtin() -> &'static BTreeMap<String, Variant> {
         static BUILTIN: std::sync::OnceLock<BTreeMap<String, Variant>> = std::sync::OnceLock::new();
         BUILTIN.get_or_init(|| {
-            #[cfg(compiled_variants)]
+            #[cfg(all(not(feature = "builtin-variants"), compiled_variants))]
+            {
+                let chess = Variant::from_compiled_text(include_str!(env!("TABULA_FAIRY_CHESS"))).expect("chess reads");
+                let mut variants = BTreeMap::new();
+                variants.insert(chess.name.clone(), chess);
+                return variants;
+            }
+            #[cfg(all(not(feature = "builtin-variants"), not(compiled_variants)))]
+            return BTreeMap::new();
+            #[cfg(all(feature = "builtin-variants", compiled_variants))]
             let variants = Variant::from_compiled(include_bytes!(env!("TABULA_FAIRY_VARIANTS")));
-            #[cfg(not(compiled_variants))]
+            #[cfg(all(feature = "builtin-variants", not(compiled_variants)))]
             let variants = Variant::all_from_json(include_str!("../../data/fairy-variants.json"));
+            #[cfg(feature = "builtin-variants")]
             variants.expect("the shipped variants compile")
         })
     }
