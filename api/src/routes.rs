@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tabula_core::{GameKind, MoveError, Seat};
 
-use crate::body::{JsonBody, BODY_LIMIT};
+use crate::body::{JsonBody, CREATE_BODY_LIMIT};
 use crate::cache::RoomCache;
 use crate::error::ApiError;
 use crate::ratelimit::{self, RateLimiter};
@@ -116,7 +116,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/", any(|| async { ApiError::NotFound }))
         .route("/api", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(DefaultBodyLimit::max(CREATE_BODY_LIMIT))
         .with_state(state);
     match limiter {
         Some(limiter) => api.layer(axum::middleware::from_fn_with_state(limiter, ratelimit::middleware)),
@@ -212,7 +212,7 @@ fn display_name(name: Option<String>) -> Result<Option<String>, ApiError> {
 /// Creates the room if needed (idempotent, race-safe), then claims a seat or re-attaches a token.
 async fn post_room(
     State(app): State<AppState>,
-    JsonBody(request): JsonBody<JoinRequest>,
+    JsonBody(request): JsonBody<JoinRequest, CREATE_BODY_LIMIT>,
 ) -> Result<Response, ApiError> {
     let kind = match request.game.as_deref() {
         None => GameKind::Popucom,

@@ -74,6 +74,9 @@ pub async fn chess_rooms_play_variants_to_mate(backend: Backend) {
     assert_eq!(amazon.body["room"]["state"]["fen"], "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1");
     let [white, black] = api.seated_room_of(&room, json!({"game": "chess"})).await;
     let mut view = api.get(&room).await.body;
+    // Compiled for the room's page, which carries no built-in variants.
+    let compiled = view["config"].as_object_mut().unwrap().remove("compiled");
+    assert_eq!(compiled, Some(json!(tabula_core::fairy::Variant::named("chess").unwrap().compiled_text())));
     assert_eq!(view["config"], json!({"variant": "chess", "fen": null, "chess960": false}));
     let illegal = api.play(&room, &white, version(&view), json!("e2e5")).await;
     assert_eq!((illegal.status.as_u16(), illegal.body["error"]["reason"].as_str()), (422, Some("illegal")));
@@ -167,14 +170,42 @@ pub async fn custom_chess_variants_are_checked_stored_and_played(backend: Backen
         assert_eq!((never.status.as_u16(), never.code()), (404, "room_not_found"), "{pointer}: no room was created");
     }
 
+    // Just over 64 KiB: the engine's limit answers, naming the definition, not a bare 413; a
+    // body far over that is still refused as too large.
+    let mut oversize = mini_griffin();
+    oversize["description"] = json!("x".repeat(65 * 1024));
+    let size = serde_json::to_vec(&oversize).unwrap().len();
+    let config = json!({"variant": "mini-griffin", "definition": oversize});
+    let room = room_id();
+    let reply = api.post(json!({"roomId": room, "seat": 1, "game": "chess", "config": config})).await;
+    assert_eq!(
+        (reply.status.as_u16(), reply.code()),
+        (400, "bad_request"),
+        "{}",
+        &reply.raw[..200.min(reply.raw.len())]
+    );
+    assert_eq!(
+        reply.body["error"]["message"],
+        format!("invalid game config: definition: {size} bytes; at most 65536 (64 KiB)")
+    );
+    assert_eq!(api.get(&room).await.status, 404, "no room was created");
+    oversize["description"] = json!("x".repeat(100 * 1024));
+    let config = json!({"variant": "mini-griffin", "definition": oversize});
+    let reply = api.post(json!({"roomId": room, "seat": 1, "game": "chess", "config": config})).await;
+    assert_eq!((reply.status.as_u16(), reply.code()), (413, "payload_too_large"));
+
     let room = room_id();
     let config = json!({"variant": "mini-griffin", "definition": mini_griffin()});
     let checked = api.post(json!({"check": true, "game": "chess", "config": config})).await;
     assert_eq!(checked.status, 200, "{}", checked.raw);
     assert_eq!(checked.body["config"]["definition"], mini_griffin());
     assert!(checked.body["config"]["compiled"].as_str().is_some_and(|c| !c.is_empty()), "compiled for the page");
-    let unchanged = api.post(json!({"check": true, "game": "chess", "config": {"variant": "grand"}})).await;
+    // A built-in variant goes by name, compiled too: the rooms' pages carry no variants of their own.
+    let mut unchanged = api.post(json!({"check": true, "game": "chess", "config": {"variant": "grand"}})).await;
+    let compiled = unchanged.body["config"].as_object_mut().unwrap().remove("compiled");
     assert_eq!(unchanged.body, json!({"config": {"variant": "grand", "fen": null, "chess960": false}}));
+    let grand = tabula_core::fairy::Variant::named("grand").unwrap();
+    assert_eq!(compiled, Some(json!(grand.compiled_text())), "grand compiled, exactly as the engine compiles it");
     let [white, black] = api.seated_room_of(&room, json!({"game": "chess", "config": config})).await;
     let stored = api.store.load(&RoomId::parse(&room).unwrap()).await.unwrap().expect("stored");
     assert_eq!(stored.config["definition"], mini_griffin(), "the room keeps the definition it began with");
@@ -198,12 +229,15 @@ pub async fn custom_chess_variants_are_checked_stored_and_played(backend: Backen
     assert_eq!(aside.status, 200, "{}", aside.raw);
     assert_eq!(aside.body["state"]["fen"], "g3k1/6/1p2G1/P5/6/R2K2 w - - 2 3");
 
-    // A built-in variant's room stores its definition too, and pages get it by name alone.
+    // A built-in variant's room stores its definition too, and pages get it by name (and compiled)
+    // without the definition.
     let capablanca = room_id();
     api.seated_room_of(&capablanca, json!({"game": "chess", "config": {"variant": "capablanca"}})).await;
     let stored = api.store.load(&RoomId::parse(&capablanca).unwrap()).await.unwrap().expect("stored");
     assert_eq!(stored.config["definition"]["board"], json!([10, 8]));
-    let view = api.get(&capablanca).await.body;
+    let mut view = api.get(&capablanca).await.body;
+    let compiled = view["config"].as_object_mut().unwrap().remove("compiled");
+    assert_eq!(compiled, Some(json!(tabula_core::fairy::Variant::named("capablanca").unwrap().compiled_text())));
     assert_eq!(view["config"], json!({"variant": "capablanca", "fen": null, "chess960": false}));
 }
 
