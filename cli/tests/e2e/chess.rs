@@ -261,6 +261,8 @@ async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_
     let clipboard = "window.__copied = []; \
         navigator.clipboard.writeText = text => { window.__copied.push(text); return Promise.resolve(); }; return true";
     js(&watcher, clipboard).await;
+    let label = js(&watcher, "return document.getElementById('copy-fen').textContent").await;
+    assert_eq!(label, json!("Copy FEN"), "the button's words, not its message id");
     click(&watcher, "#copy-fen").await;
     click(&watcher, ".moves li:nth-child(3) button").await;
     click(&watcher, "#copy-fen").await;
@@ -496,4 +498,143 @@ async fn the_twelve_by_twelve_board_fits_a_phone() {
     assert_eq!(inside, json!(true), "the last file is on screen");
     screenshot(&client, "chess-phone-big12").await;
     client.close().await.unwrap();
+}
+
+/// The board's own furniture: coordinates on both edges, the flip button turning the board and its
+/// labels, the king in check marked, en passant played by clicks, and a pasted Chess960 position
+/// castled by taking one's own rook with the king.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_is_labelled_flips_marks_check_and_plays_en_passant_and_chess960_castling() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/chess/local?variant=chess", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    click(&client, "#new-game").await;
+    let labels =
+        "return [[...document.querySelectorAll('.chess-frame .files .coord')].map(c => c.textContent).join(''), \
+        [...document.querySelectorAll('.chess-frame .ranks .coord')].map(c => c.textContent).join('')]";
+    let first_square = "return document.querySelector('.chess-board .sq').id";
+    assert_eq!(js(&client, labels).await, json!(["abcdefgh", "87654321"]));
+    assert_eq!(js(&client, first_square).await, json!("square-a8"));
+    click(&client, "#flip").await;
+    assert_eq!(js(&client, labels).await, json!(["hgfedcba", "12345678"]), "turned, the labels run the other way");
+    assert_eq!(js(&client, first_square).await, json!("square-h1"), "Black's side at the bottom");
+    click(&client, "#flip").await;
+    assert_eq!(js(&client, first_square).await, json!("square-a8"));
+
+    // e5xd6 en passant takes the pawn that passed, then Bb5+ checks the king through d7.
+    let mut game = new_game("chess");
+    let checks = "return [...document.querySelectorAll('.chess-board .sq.check')].map(s => s.id)";
+    for uci in "e2e4 a7a6 e4e5 d7d5 e5d6 a6a5 f1b5".split(' ') {
+        assert_eq!(js(&client, checks).await, json!([]), "no check before {uci}");
+        play(&client, uci).await;
+        game.play(&UciMove(uci.into())).unwrap();
+        see(&client, &game, uci).await;
+    }
+    assert!(!shown(&client).await.contains_key("d5"), "the pawn taken en passant is gone");
+    wait_until(&client, &format!("{checks}.join() === 'square-e8'"), 5, "the king in check marked").await;
+    screenshot(&client, "chess-check").await;
+
+    // Chess960 (an X-FEN: castling rights with the kings on b): the king takes its own rook.
+    let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1";
+    paste(&client, fen).await;
+    let config = ChessConfig { fen: Some(fen.into()), chess960: true, ..ChessConfig::default() };
+    let mut chess960 = Chess::new(config).unwrap();
+    see(&client, &chess960, "the pasted Chess960 position").await;
+    play(&client, "b1h1").await;
+    chess960.play(&UciMove("b1h1".into())).unwrap();
+    see(&client, &chess960, "castled king-takes-rook").await;
+    let end = expected(&chess960.fen());
+    assert_eq!((end.get("g1"), end.get("f1")), (Some(&'K'), Some(&'R')), "{}", chess960.fen());
+    assert_eq!(move_list(&client).await, ["1. O-O"]);
+    client.close().await.unwrap();
+}
+
+/// A variant written on the page with a piece no drawing shows: the card and the board show it as
+/// its letter in a disc, and it is played in a local game by its own moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_piece_without_a_drawing_is_a_letter_in_a_disc_and_plays_locally() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/chess", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    js(&client, "const s = document.getElementById('option-variant'); s.value = 'custom'; s.dispatchEvent(new Event('change')); return 1").await;
+    wait_until(&client, "return !!document.getElementById('chess-definition')", 5, "the definition box").await;
+    // Q leaps (2,1) like a knight and (3,3): no drawing has those moves.
+    let definition = json!({
+        "name": "e2e-leapers", "board": [6, 6], "castling": false, "promotion": ["N"],
+        "start": "k1n3/6/6/6/6/3Q1K w - - 0 1",
+        "pieces": {
+            "K": {"moves": [{"move": {"type": "leaper", "direction": [1, 1]}}, {"move": {"type": "leaper", "direction": [1, 0]}}], "expandMoves": "X", "royal": true},
+            "N": {"moves": [{"move": {"type": "leaper", "direction": [2, 1]}}], "expandMoves": "X"},
+            "Q": {"moves": [{"move": {"type": "leaper", "direction": [2, 1]}}, {"move": {"type": "leaper", "direction": [3, 3]}}], "expandMoves": "X"}
+        }
+    });
+    edit_definition(&client, &format!("_ => {:?}", definition.to_string())).await;
+    let heading = "return document.querySelector('#variant-card h2')?.textContent";
+    wait_until(&client, &format!("{heading} === 'e2e-leapers · 6 × 6'"), 5, "the new variant's card").await;
+    let message = js(&client, "return document.getElementById('options-message').textContent").await;
+    assert_eq!(message, json!(""), "the definition is accepted");
+    let discs =
+        "return [...document.querySelectorAll('#variant-card .piece-moves span.piece')].map(p => p.textContent)";
+    assert_eq!(js(&client, discs).await, json!(["Q"]), "only the new piece is a letter in the card");
+
+    click(&client, "#play-local").await;
+    wait_until(&client, "return !!document.getElementById('square-d1')", 10, "the local game").await;
+    let config = ChessConfig { variant: "e2e-leapers".into(), definition: Some(definition), ..ChessConfig::default() };
+    let mut game = Chess::new(config).unwrap();
+    see(&client, &game, "the start").await;
+    let piece = "const p = document.querySelector('#square-d1 .piece'); \
+        return [p.tagName, p.textContent, getComputedStyle(p).borderRadius, p.getBoundingClientRect().width > 10]";
+    assert_eq!(js(&client, piece).await, json!(["SPAN", "Q", "50%", true]), "a letter in a disc");
+    let drawn = "return document.querySelector('#square-f1 .piece').tagName.toLowerCase()";
+    assert_eq!(js(&client, drawn).await, json!("svg"), "the king is drawn");
+    // The (3,3) leap, which only the new piece has; then a knight reply.
+    for uci in ["d1a4", "c6b4"] {
+        play(&client, uci).await;
+        game.play(&UciMove(uci.into())).unwrap();
+        see(&client, &game, uci).await;
+    }
+    screenshot(&client, "chess-custom-piece").await;
+    client.close().await.unwrap();
+}
+
+/// A takeback in a chess room, asked by White after Black's reply and accepted: both moves go.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chess_takeback_is_asked_and_accepted_between_two_browsers() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let room = create_room(&server, "chess", json!({"variant": "chess"})).await;
+    let (white, black) = (driver.browser().await, driver.browser().await);
+    take_seat(&white, &server, &room, 1).await;
+    take_seat(&black, &server, &room, 2).await;
+    let mut game = new_game("chess");
+    for (mover, uci) in [(&white, "e2e4"), (&black, "c7c5"), (&white, "g1f3"), (&black, "d7d6")] {
+        wait_until(mover, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "the turn").await;
+        play(mover, uci).await;
+        game.play(&UciMove(uci.into())).unwrap();
+        for client in [&white, &black] {
+            see(client, &game, uci).await;
+        }
+    }
+    wait_until(&white, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "white's turn").await;
+    click(&white, "#takeback").await;
+    wait_until(&black, "return !!document.getElementById('accept-takeback')", 10, "the request").await;
+    click(&black, "#accept-takeback").await;
+    // White's last move and Black's reply go: White is to move again after 1. e4 c5.
+    let mut expected_game = new_game("chess");
+    for uci in ["e2e4", "c7c5"] {
+        expected_game.play(&UciMove(uci.into())).unwrap();
+    }
+    for client in [&white, &black] {
+        see(client, &expected_game, "after the takeback").await;
+        assert_eq!(move_list(client).await, ["1. e4", "2. c5"]);
+    }
+    wait_until(&white, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "white to move")
+        .await;
+    for client in [white, black] {
+        client.close().await.unwrap();
+    }
 }

@@ -41,6 +41,18 @@ pub fn start_letters(fen: &str) -> Vec<char> {
     letters
 }
 
+/// The pieces the card explains: those of the start position, then promotion candidates that
+/// stand nowhere at the start (menagerie's short bishop).
+pub fn explained_letters(variant: &Variant, fen: &str) -> Vec<char> {
+    let mut letters = start_letters(fen);
+    for letter in variant.promotion_letters() {
+        if !letters.contains(&letter) {
+            letters.push(letter);
+        }
+    }
+    letters
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
@@ -87,7 +99,7 @@ fn card_html(i18n: I18n, game: &Chess, custom: Option<String>) -> String {
     })
     .replacen("reach", "reach start", 1);
     html += &format!("<h3>{}</h3><ul class=\"piece-moves\">", words("chess-variant-pieces"));
-    for letter in start_letters(&game.fen()) {
+    for letter in explained_letters(variant, &game.fen()) {
         let Some(reach) = variant.reach(letter) else { continue };
         let piece_name = variant.figure(letter).map(|f| words(&format!("chess-piece-{f}"))).unwrap_or_default();
         let grid = grid_html(variant, |sq| {
@@ -193,12 +205,21 @@ mod tests {
     }
 
     #[test]
+    fn promotion_candidates_absent_at_the_start_are_explained_too() {
+        let menagerie = &Variant::builtin()["menagerie"];
+        let letters = explained_letters(menagerie, menagerie.start.as_deref().unwrap());
+        assert_eq!(letters.last(), Some(&'X'), "{letters:?}");
+        let chess = &Variant::builtin()["chess"];
+        assert_eq!(explained_letters(chess, chess.start.as_deref().unwrap()), ['R', 'N', 'B', 'Q', 'K', 'P']);
+    }
+
+    #[test]
     fn every_built_in_variant_has_its_words_and_every_figure_its_name() {
         for name in Variant::builtin().keys() {
             assert!(has(&format!("chess-variant-{name}")), "{name}");
         }
         for variant in Variant::builtin().values() {
-            for letter in start_letters(variant.start.as_deref().unwrap()) {
+            for letter in explained_letters(variant, variant.start.as_deref().unwrap()) {
                 let figure = variant.figure(letter).unwrap();
                 assert!(has(&format!("chess-piece-{figure}")), "{figure}");
             }

@@ -49,13 +49,44 @@ fn import(text: &str, playing: &ChessConfig) -> Result<History<Chess>, Refusal> 
     // A FEN is one line whose first field is the placement (ranks separated by slashes).
     let fen_like = !text.contains('\n') && text.split_whitespace().next().is_some_and(|f| f.matches('/').count() >= 2);
     let record = if fen_like && !text.starts_with('[') {
-        let config = ChessConfig { fen: Some(text.to_owned()), chess960: false, ..playing.clone() };
+        let config = ChessConfig { fen: Some(text.to_owned()), chess960: is_960(text), ..playing.clone() };
         Pgn { config, moves: Vec::new(), white: None, black: None, result: "*".into() }
     } else {
         Pgn::from_pgn_playing(text, playing).map_err(Refusal::Pgn)?
     };
     let config = serde_json::to_value(&record.config).unwrap_or_default();
     History::replay(config, &record.moves).map_err(|e| Refusal::Pgn(PgnError::Config(e)))
+}
+
+/// Whether a FEN is a Chess960 position, where castling is played king-takes-rook: its castling
+/// rights name the rooks' files (Shredder-FEN, `HAha`), or a side that may castle has its king off
+/// the e-file (X-FEN writes such rights as `KQkq`).
+#[cfg(feature = "local-screen")]
+fn is_960(fen: &str) -> bool {
+    let mut fields = fen.split_whitespace();
+    let (placement, rights) = (fields.next().unwrap_or(""), fields.nth(1).unwrap_or("-"));
+    if rights.chars().any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c)) {
+        return true;
+    }
+    let ranks: Vec<&str> = placement.split('/').collect();
+    // The file of `king` on a rank written in FEN (digits are runs of empty squares, maybe two long).
+    let king_file = |rank: &str, king: char| {
+        let (mut file, mut run) = (0, 0);
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(d) => run = run * 10 + d as usize,
+                None if c == king => return Some(file + run),
+                None => {
+                    file += run + 1;
+                    run = 0;
+                }
+            }
+        }
+        None
+    };
+    let off_e = |rank: Option<&&str>, king: char| rank.and_then(|r| king_file(r, king)).is_some_and(|f| f != 4);
+    (rights.contains(['K', 'Q']) && off_e(ranks.last(), 'K'))
+        || (rights.contains(['k', 'q']) && off_e(ranks.first(), 'k'))
 }
 
 #[cfg(feature = "local-screen")]
@@ -158,6 +189,17 @@ mod tests {
         let capablanca = ChessConfig { variant: "capablanca".into(), ..ChessConfig::default() };
         let loaded = import(&format!(" {fen}\n"), &capablanca).unwrap();
         assert_eq!((loaded.len(), loaded.current().fen()), (0, fen.to_owned()));
+    }
+
+    #[test]
+    fn a_fen_with_castling_kings_off_the_e_file_or_rook_files_is_chess960() {
+        assert!(!is_960("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        assert!(!is_960("4k3/8/8/8/8/8/8/R2K3R w - - 0 1"), "no castling: nothing to tell");
+        assert!(is_960("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - 0 1"), "X-FEN, king on b");
+        assert!(is_960("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"), "Shredder-FEN");
+        assert!(is_960("1r4k1/8/8/8/8/8/8/4K3 b k - 0 1"), "Black's king on g");
+        let game = import("rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/RKRBBQNN w KQkq - 0 1", &ChessConfig::default()).unwrap();
+        assert!(game.position(0).config().chess960);
     }
 
     #[test]
