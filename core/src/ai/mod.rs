@@ -103,7 +103,8 @@ impl Level {
     }
 }
 
-/// The top level's playouts per move: what a 2-core machine's Chromium runs in about a second.
+/// The top level's playouts per move, aimed at about a second in Chromium on a 2-core machine: first
+/// estimates from native speed, to be measured in the browser once the site runs the search.
 fn top_playouts(kind: crate::GameKind) -> u32 {
     match kind {
         crate::GameKind::Popucom => 150_000,
