@@ -55,6 +55,21 @@ fn room(server: &Server, game: &str) -> (String, String) {
     (code, token)
 }
 
+/// The built site's HTML pages, as paths without `.html` (`index`, `go/local`).
+fn built_pages(dir: &std::path::Path, root: &std::path::Path) -> Vec<String> {
+    let mut pages = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() && entry.file_name() != "assets" {
+            pages.extend(built_pages(&path, root));
+        } else if path.extension().is_some_and(|e| e == "html") {
+            let relative = path.strip_prefix(root).unwrap().with_extension("");
+            pages.push(relative.to_string_lossy().into_owned());
+        }
+    }
+    pages
+}
+
 #[test]
 fn every_kind_of_page_meets_the_lighthouse_bar() {
     let server = Server::start(site_dist());
@@ -80,6 +95,22 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
         );
         pages.push(json!({"name": format!("{game} room, spectator"), "url": url, "skip": ["is-crawlable"]}));
     }
+    // Every page the site builds is checked: a new kind of page (the lobby, play against the
+    // computer) fails here until it is added above.
+    let file_of = |url: &str| {
+        let path = url.strip_prefix(base.as_str()).unwrap_or(url);
+        match path.trim_start_matches('/') {
+            "" => "index".to_owned(),
+            room if room.starts_with("room/") => "room".to_owned(),
+            level if level.starts_with("triplex/") => "triplex/level".to_owned(),
+            other => other.to_owned(),
+        }
+    };
+    let checked: std::collections::BTreeSet<String> =
+        pages.iter().map(|page| file_of(page["url"].as_str().unwrap())).collect();
+    let built = built_pages(&site_dist(), &site_dist());
+    let unchecked: Vec<&String> = built.iter().filter(|page| !checked.contains(*page) && *page != "404").collect();
+    assert!(unchecked.is_empty(), "pages the Lighthouse check leaves out: {unchecked:?}");
     let room_page = std::fs::read_to_string(site_dist().join("room.html")).unwrap();
     assert!(room_page.contains("<meta name=\"robots\" content=\"noindex\">"), "rooms are noindex");
 
