@@ -215,6 +215,7 @@ takebacks-ask = wenn der Gegner zustimmt
 takebacks-always = immer erlaubt
 takebacks-line = Zugrücknahmen: { $policy }
 room-title = Raum { $code }
+room-intro = Zwei Spieler nehmen die Plätze ein; wer den Link hat, kann zuschauen. Jeder Zug erscheint hier, sobald er gespielt ist.
 room-not-found = Es gibt keinen Raum { $code }.
 room-other-game = In diesem Raum wird { $game } gespielt, das bald auf die Seite kommt.
 room-unreadable = Diese Version der Seite kann den Raum nicht anzeigen. Lade die Seite neu.

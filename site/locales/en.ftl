@@ -215,6 +215,7 @@ takebacks-ask = when the other player accepts
 takebacks-always = always granted
 takebacks-line = Takebacks: { $policy }
 room-title = Room { $code }
+room-intro = Two players take the seats; anyone with the link can watch. Every move appears here as it is played.
 room-not-found = There is no room { $code }.
 room-other-game = This room plays { $game }, which is coming soon to the site.
 room-unreadable = This room cannot be shown by this version of the site. Reload the page.

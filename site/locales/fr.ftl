@@ -215,6 +215,7 @@ takebacks-ask = si l'autre joueur accepte
 takebacks-always = toujours accordées
 takebacks-line = Reprises : { $policy }
 room-title = Salle { $code }
+room-intro = Deux joueurs prennent les places ; toute personne ayant le lien peut regarder. Chaque coup apparaît ici dès qu'il est joué.
 room-not-found = Il n'y a pas de salle { $code }.
 room-other-game = Le jeu de cette salle, { $game }, arrive bientôt sur le site.
 room-unreadable = Cette version du site ne peut pas afficher cette salle. Rechargez la page.

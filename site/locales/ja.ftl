@@ -215,6 +215,7 @@ takebacks-ask = 相手が認めたとき
 takebacks-always = いつでも認める
 takebacks-line = 待った：{ $policy }
 room-title = ルーム { $code }
+room-intro = 二人のプレイヤーが席に着き、リンクを知っている人は誰でも観戦できます。指された手はすぐにここに表示されます。
 room-not-found = ルーム { $code } はありません。
 room-other-game = このルームは{ $game }です。このサイトでは近日対応します。
 room-unreadable = このバージョンのサイトではこのルームを表示できません。ページを再読み込みしてください。

@@ -215,6 +215,7 @@ takebacks-ask = 对方同意时
 takebacks-always = 总是允许
 takebacks-line = 悔棋：{ $policy }
 room-title = 房间 { $code }
+room-intro = 两位玩家入座对局；持有链接的任何人都可以观战。每一步都会在这里即时显示。
 room-not-found = 房间 { $code } 不存在。
 room-other-game = 这个房间玩的是{ $game }，本站即将支持。
 room-unreadable = 这个版本的网站无法显示这个房间，请刷新页面。

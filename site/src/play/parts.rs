@@ -213,6 +213,9 @@ pub fn room_header(code: String) -> impl IntoView {
             <button class="small" id="share-link" on:click=copy>{tr("share-link")}</button>
         </h1>
         <p class="share-url"><code>{url}</code> <span id="link-notice" role="status"></span></p>
+        // Pre-rendered with the header, so a visitor from a shared link reads what the room is at the
+        // first paint, before the app has loaded.
+        <p class="room-intro">{tr("room-intro")}</p>
     }
 }
 
