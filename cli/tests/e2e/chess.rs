@@ -186,6 +186,14 @@ async fn an_online_capablanca_game_looks_the_same_to_both_players_and_a_watcher(
     }
 }
 
+/// Chooses the "Custom" variant on the chess page and waits for its definition box.
+async fn choose_custom(client: &Client) {
+    let choose = "const s = document.getElementById('option-variant'); s.value = 'custom'; \
+        s.dispatchEvent(new Event('change')); return 1";
+    js(client, choose).await;
+    wait_until(client, "return !!document.getElementById('chess-definition')", 5, "the definition box").await;
+}
+
 /// Sets the custom variant's definition box as if typed, and returns its new text.
 async fn edit_definition(client: &Client, edit: &str) -> String {
     let script = format!(
@@ -205,8 +213,7 @@ async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_
     let (white, black, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
     white.goto(&format!("{}/chess", server.base)).await.unwrap();
     wait_for_app(&white).await;
-    js(&white, "const s = document.getElementById('option-variant'); s.value = 'custom'; s.dispatchEvent(new Event('change')); return 1").await;
-    wait_until(&white, "return !!document.getElementById('chess-definition')", 5, "the definition box").await;
+    choose_custom(&white).await;
     js(&white, "const s = document.getElementById('chess-start-from'); s.value = 'griffin-seed'; s.dispatchEvent(new Event('change')); return 1").await;
     let heading = "return document.querySelector('#variant-card h2')?.textContent";
     wait_until(&white, &format!("{heading} === 'my-griffin-seed · 8 × 8'"), 5, "the copy of griffin-seed").await;
@@ -560,8 +567,7 @@ async fn a_custom_piece_without_a_drawing_is_a_letter_in_a_disc_and_plays_locall
     let client = driver.browser().await;
     client.goto(&format!("{}/chess", server.base)).await.unwrap();
     wait_for_app(&client).await;
-    js(&client, "const s = document.getElementById('option-variant'); s.value = 'custom'; s.dispatchEvent(new Event('change')); return 1").await;
-    wait_until(&client, "return !!document.getElementById('chess-definition')", 5, "the definition box").await;
+    choose_custom(&client).await;
     // Q leaps (2,1) like a knight and (3,3): no drawing has those moves.
     let definition = json!({
         "name": "e2e-leapers", "board": [6, 6], "castling": false, "promotion": ["N"],
