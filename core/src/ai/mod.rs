@@ -85,7 +85,8 @@ impl Level {
     pub fn of<G: Searchable>(number: u8) -> Level {
         let number = number.clamp(1, Level::MAX);
         let top = top_playouts(G::KIND);
-        // Each level below the top thinks about a tenth as long; the two weakest also blunder.
+        // Below the top: a sixth, a thirtieth, a hundredth, a thousandth of its playouts; the two
+        // weakest also blunder.
         let (playouts, blunder) = match number {
             1 => (top / 1000, 0.5),
             2 => (top / 100, 0.2),
