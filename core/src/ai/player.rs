@@ -70,14 +70,6 @@ impl AnyPlayer {
         })
     }
 
-    pub fn level(&self) -> Level {
-        match self {
-            AnyPlayer::Popucom(searcher) => searcher.level(),
-            AnyPlayer::Edges(searcher) => searcher.level(),
-            AnyPlayer::Go(searcher) => searcher.level(),
-        }
-    }
-
     /// The move for `seat` (by default the side to move) after `moves` from the start of a game
     /// with `config` (`null` for the default), or `None` when it has nothing to do (the game is
     /// over, or in Go's scoring phase it has accepted the marking).
