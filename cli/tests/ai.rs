@@ -61,8 +61,11 @@ fn ai_refuses_bad_lines_and_goes_on() {
     let mut after = after;
     after.play(&answers[4]["move"]).expect("the last answer is legal");
 
-    let chess = tabula().args(["ai", "chess"]).write_stdin("{}\n").assert().failure();
-    assert!(String::from_utf8_lossy(&chess.get_output().stderr).contains("no computer player for chess"));
+    let chess =
+        tabula().args(["ai", "chess", "--level", "2"]).write_stdin("{\"moves\": [\"e2e4\"]}\n").assert().success();
+    let answer: Value = serde_json::from_str(lines(&chess.get_output().stdout)[0].as_str()).unwrap();
+    let mut game = GameKind::Chess.replay(&json!({}), &[json!("e2e4")]).unwrap();
+    game.play(&answer["move"]).expect("the chess answer is legal");
 }
 
 #[test]

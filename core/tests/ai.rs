@@ -179,7 +179,21 @@ fn go_scoring_is_brought_to_the_engines_proposal_and_accepted() {
 }
 
 #[test]
-fn chess_has_no_computer_player_yet() {
-    let error = AnyPlayer::new(GameKind::Chess, 3, 1).err().unwrap();
-    assert_eq!(error.code(), "no_player");
+fn the_chess_player_answers_in_json_for_any_variant() {
+    let mut player = AnyPlayer::new(GameKind::Chess, 3, 1).unwrap();
+    for config in [
+        json!(null),
+        json!({"variant": "capablanca"}),
+        json!({"variant": "chess", "chess960": true, "fen": "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"}),
+    ] {
+        let moves = [json!("b2b3"), json!("b7b6")];
+        let choice = player.choose(&config, &moves, None).unwrap().expect("a move");
+        let mut game = GameKind::Chess.replay(&config, &moves).unwrap();
+        game.play(&choice.mv).unwrap_or_else(|e| panic!("{config}: {} is not legal: {e:?}", choice.mv));
+        assert!(choice.stats.nodes > 0);
+    }
+    // A finished game gets no move; moves that do not replay are refused with their code.
+    let mate = [json!("f2f3"), json!("e7e5"), json!("g2g4"), json!("d8h4")];
+    assert!(player.choose(&json!(null), &mate, None).unwrap().is_none());
+    assert_eq!(player.choose(&json!(null), &[json!("e2e5")], None).unwrap_err().code(), "bad_moves");
 }

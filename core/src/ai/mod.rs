@@ -1,5 +1,6 @@
-//! Computer opponents: one Monte Carlo tree search for every two-player game ([`Mcts`]), fed by
-//! each game's playout policy ([`Searchable`]), and a few levels of strength per game ([`Level`]).
+//! Computer opponents: one Monte Carlo tree search for the placing games ([`Mcts`]), fed by each
+//! game's playout policy ([`Searchable`]), an alpha-beta search for the chess variants
+//! ([`ChessSearcher`]), and five levels of strength per game ([`Level`], [`ChessLevel`]).
 //!
 //! Deterministic: a search draws only from a `Xoshiro256PlusPlus` seeded by its caller (the same
 //! stream on native and wasm32, unlike `SmallRng`) and uses only `+ - * / sqrt`, which IEEE 754
@@ -16,6 +17,7 @@
 //! assert!(game.is_legal(&choice.mv));
 //! ```
 
+mod chess;
 mod edges;
 mod go;
 mod mcts;
@@ -26,6 +28,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Game, Seat, Status};
+pub use chess::{ChessLevel, ChessSearcher};
 pub use go::scoring_move;
 pub use mcts::{Mcts, SearchStats};
 pub use player::{AiError, AnyPlayer, JsonChoice};

@@ -4,8 +4,9 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Level, SearchStats, Searchable, Searcher};
+use super::{ChessLevel, ChessSearcher, Level, SearchStats, Searchable, Searcher};
 use crate::edges::Edges;
+use crate::fairy::Chess;
 use crate::game::{Game, Seat};
 use crate::go::Go;
 use crate::popucom::Popucom;
@@ -14,8 +15,6 @@ use crate::GameKind;
 /// Why the computer could not answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AiError {
-    #[error("no computer player for {0} yet")]
-    NoPlayer(GameKind),
     #[error("invalid game config: {0}")]
     Config(String),
     #[error("the moves do not replay: {0}")]
@@ -26,7 +25,6 @@ impl AiError {
     /// A stable code for protocols.
     pub fn code(&self) -> &'static str {
         match self {
-            AiError::NoPlayer(_) => "no_player",
             AiError::Config(_) => "bad_config",
             AiError::Moves(_) => "bad_moves",
         }
@@ -45,7 +43,9 @@ pub struct JsonChoice {
 pub enum AnyPlayer {
     Popucom(Searcher<Popucom>),
     Edges(Searcher<Edges>),
-    Go(Searcher<Go>),
+    // Boxed: a Go game inside its kept tree is 10 KB, the others a few hundred bytes.
+    Go(Box<Searcher<Go>>),
+    Chess(ChessSearcher),
 }
 
 impl AnyPlayer {
@@ -54,19 +54,20 @@ impl AnyPlayer {
         Ok(match kind {
             GameKind::Popucom => AnyPlayer::Popucom(Searcher::new(Level::of::<Popucom>(level), seed)),
             GameKind::Edges => AnyPlayer::Edges(Searcher::new(Level::of::<Edges>(level), seed)),
-            GameKind::Go => AnyPlayer::Go(Searcher::new(Level::of::<Go>(level), seed)),
-            GameKind::Chess => return Err(AiError::NoPlayer(kind)),
+            GameKind::Go => AnyPlayer::Go(Box::new(Searcher::new(Level::of::<Go>(level), seed))),
+            GameKind::Chess => AnyPlayer::Chess(ChessSearcher::new(ChessLevel::of(level), seed)),
         })
     }
 
-    /// A plain UCT player (uniform playouts, no RAVE) of `kind`: the yardstick for the levels.
+    /// A plain UCT player (uniform playouts, no RAVE) of `kind`: the yardstick for the levels. For
+    /// chess, whose search is not MCTS, a full-strength alpha-beta with `playouts` nodes.
     pub fn plain_uct(kind: GameKind, playouts: u32, seed: u64) -> Result<AnyPlayer, AiError> {
         let level = Level::plain_uct(playouts);
         Ok(match kind {
             GameKind::Popucom => AnyPlayer::Popucom(Searcher::new(level, seed)),
             GameKind::Edges => AnyPlayer::Edges(Searcher::new(level, seed)),
-            GameKind::Go => AnyPlayer::Go(Searcher::new(level, seed)),
-            GameKind::Chess => return Err(AiError::NoPlayer(kind)),
+            GameKind::Go => AnyPlayer::Go(Box::new(Searcher::new(level, seed))),
+            GameKind::Chess => AnyPlayer::Chess(ChessSearcher::new(ChessLevel::nodes(u64::from(playouts)), seed)),
         })
     }
 
@@ -94,6 +95,14 @@ impl AnyPlayer {
                     }));
                 }
                 choose(searcher, config, moves)
+            }
+            AnyPlayer::Chess(searcher) => {
+                let (game, _) = replay::<Chess>(config, moves)?;
+                Ok(searcher.choose(&game).map(|choice| JsonChoice {
+                    mv: to_json(&choice.mv),
+                    stats: choice.stats,
+                    blundered: choice.blundered,
+                }))
             }
         }
     }

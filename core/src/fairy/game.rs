@@ -172,6 +172,16 @@ impl Chess {
             .map(|(uci, _)| UciMove(uci.clone()))
     }
 
+    /// The position, for the computer player's search.
+    pub(crate) fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The legal moves with their UCI names, sorted by name (empty or not, whatever the status).
+    pub(crate) fn legal_pairs(&self) -> &[(String, super::Move)] {
+        &self.legal
+    }
+
     fn side(&self) -> Seat {
         if self.position.side_to_move() == 0 {
             Seat::One

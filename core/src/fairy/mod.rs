@@ -15,6 +15,7 @@ pub const BUILTIN_DEFINITIONS: &str = include_str!("../../data/fairy-variants.js
 mod draws;
 mod figures;
 mod game;
+mod material;
 mod model;
 pub mod pgn;
 pub mod reach;
@@ -50,6 +51,8 @@ struct PieceType {
     shape: draws::Shape,
     /// The drawing that shows it, if one does (`figures.rs`).
     figure: Option<String>,
+    /// Its worth in centipawns, if the definition gives one (`material.rs` estimates the others).
+    value: Option<i32>,
 }
 
 /// Simple attacks along one direction (as the attacker moves): which piece types leap it, which
@@ -186,6 +189,8 @@ impl Variant {
                 needs_dedup,
                 shape,
                 figure,
+                // Bounded, so that a hostile definition cannot overflow an evaluation.
+                value: piece.value.filter(|v| v.is_finite()).map(|v| (v * 100.0).clamp(0.0, 100_000.0).round() as i32),
             });
         }
         let index = |id: &String| pieces.iter().position(|p| p.letter.to_string() == *id).map(|i| i as u8);
@@ -530,7 +535,8 @@ impl Position {
         Ok(position)
     }
 
-    fn piece_at(&self, sq: usize) -> Option<(usize, u8)> {
+    /// The piece on `sq` and its colour.
+    pub(crate) fn piece_at(&self, sq: usize) -> Option<(usize, u8)> {
         let cell = self.squares[sq];
         (cell != 0).then(|| (piece_of(cell), colour_of(cell)))
     }

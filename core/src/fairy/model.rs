@@ -147,6 +147,10 @@ impl VariantDef {
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct PieceDef {
+    /// What the piece is worth, in pawns (the seed model's `value`); the computer player estimates
+    /// it from the piece's moves when a definition leaves it out.
+    #[serde(default)]
+    pub value: Option<f64>,
     pub moves: Vec<MoveNode>,
     #[serde(rename = "expandMoves", default)]
     pub expand: Option<String>,

@@ -29,18 +29,18 @@ impl Variant {
     pub fn reach(&self, letter: char) -> Option<Reach> {
         let piece = self.piece_of(letter)? as usize;
         let origin = (self.ranks - 1) / 2 * self.files + (self.files - 1) / 2;
+        Some(Reach { origin, marks: self.marks_from(piece, origin) })
+    }
+
+    /// The marks of White's piece `piece` standing alone on `origin`.
+    pub(crate) fn marks_from(&self, piece: usize, origin: usize) -> Vec<u8> {
         // What unconditional moves reach, and what the others do.
         let mut layers = [vec![0u8; self.files * self.ranks], vec![0u8; self.files * self.ranks]];
         for node in &self.pieces[piece].nodes[0] {
             self.mark(origin, origin, node, false, &mut layers);
         }
         let [always, sometimes] = layers;
-        let marks = always
-            .iter()
-            .zip(&sometimes)
-            .map(|(&a, &s)| a | s | if a == 0 && s != 0 { SOMETIMES } else { 0 })
-            .collect();
-        Some(Reach { origin, marks })
+        always.iter().zip(&sometimes).map(|(&a, &s)| a | s | if a == 0 && s != 0 { SOMETIMES } else { 0 }).collect()
     }
 
     fn mark(&self, origin: usize, at: usize, node: &Node, conditional: bool, layers: &mut [Vec<u8>; 2]) {

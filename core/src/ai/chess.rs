@@ -1,0 +1,384 @@
+//! The computer player of the chess variants: alpha-beta (negamax, iterative deepening, the last
+//! depth's best line searched first) with a quiescence search of captures and promotions, over the
+//! fairy engine's positions. It counts material at the pieces' values (`Variant::piece_values`)
+//! with small bonuses for central pieces and advanced pawns. Random playouts tell little in chess
+//! (one capture decides more than a thousand random games), so these games are not searched by MCTS.
+//!
+//! Deterministic for a seed: moves are searched in a fixed order, and the seed only draws the
+//! levels' noise and blunders.
+
+use rand::{Rng, SeedableRng};
+
+use super::{AiRng, Choice, SearchStats};
+use crate::fairy::{Chess, Move, Position, UciMove, Variant};
+use crate::game::Game;
+
+/// A mate's score; a mate in n plies scores `MATE - n`.
+const MATE: i32 = 1_000_000;
+/// Quiescence looks this many captures deep at most (a 12 x 12 board of riders can chain many).
+const QUIESCENCE_DEPTH: u8 = 8;
+
+/// How strong the chess player is: how deep and how many nodes it searches, how much noise its
+/// evaluation has and how often it blunders on purpose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChessLevel {
+    pub number: u8,
+    /// The deepest full-width iteration.
+    pub depth: u8,
+    /// Nodes (positions visited, quiescence included) per move; the iteration running when they
+    /// are spent is abandoned and the last finished one answers.
+    pub nodes: u64,
+    /// Chance of a deliberate random move.
+    pub blunder: f32,
+    /// Up to this many centipawns added to each root move's score, so weak levels misjudge.
+    pub noise: i32,
+}
+
+impl ChessLevel {
+    /// Level `number` (clamped to 1..=5): the top searches about a second in a browser.
+    pub fn of(number: u8) -> ChessLevel {
+        let number = number.clamp(1, super::Level::MAX);
+        let (depth, nodes, blunder, noise) = match number {
+            1 => (1, 2_000, 0.35, 200),
+            2 => (2, 10_000, 0.1, 80),
+            3 => (3, 30_000, 0.0, 20),
+            4 => (4, 100_000, 0.0, 0),
+            _ => (64, TOP_NODES, 0.0, 0),
+        };
+        ChessLevel { number, depth, nodes, blunder, noise }
+    }
+
+    /// A plain full-strength search with a node budget: the yardstick between levels.
+    pub fn nodes(nodes: u64) -> ChessLevel {
+        ChessLevel { number: 0, depth: 64, nodes, blunder: 0.0, noise: 0 }
+    }
+}
+
+/// The top level's nodes per move (first estimate from native speed; docs/AI.md has the browser's).
+const TOP_NODES: u64 = 250_000;
+
+/// A chess player across a game.
+pub struct ChessSearcher {
+    level: ChessLevel,
+    rng: AiRng,
+}
+
+/// One search: the variant's tables and the node count.
+struct Search<'a> {
+    variant: &'a Variant,
+    values: Vec<i32>,
+    /// Per square, how central it is (0 at the rim, more towards the middle).
+    centre: Vec<i32>,
+    nodes: u64,
+    budget: u64,
+}
+
+impl ChessSearcher {
+    pub fn new(level: ChessLevel, seed: u64) -> Self {
+        ChessSearcher { level, rng: AiRng::seed_from_u64(seed) }
+    }
+
+    pub fn level(&self) -> ChessLevel {
+        self.level
+    }
+
+    /// A move for the side to move, or `None` if the game is over.
+    pub fn choose(&mut self, game: &Chess) -> Option<Choice<UciMove>> {
+        if game.status().is_over() {
+            return None;
+        }
+        let variant = game.variant();
+        let root = game.position();
+        let mut search = Search::new(variant, self.level.nodes);
+        // Root moves in name order (as the game lists them), each with the game it leads to, so
+        // that draws by repetition count at the root.
+        let mut moves: Vec<(UciMove, Move, i32)> = game
+            .legal_pairs()
+            .iter()
+            .map(|(uci, mv)| {
+                let noise = if self.level.noise > 0 { self.rng.random_range(0..=self.level.noise) } else { 0 };
+                (UciMove(uci.clone()), *mv, noise)
+            })
+            .collect();
+        let ends: Vec<Option<i32>> = moves
+            .iter()
+            .map(|(uci, _, _)| {
+                let mut after = game.clone();
+                after.play_unchecked(uci);
+                after.status().outcome().map(|outcome| match outcome.winner {
+                    None => 0,
+                    Some(winner) if winner == game.status().to_move().expect("in play") => MATE - 1,
+                    Some(_) => -MATE + 1,
+                })
+            })
+            .collect();
+        let mut best = 0;
+        let mut best_score = -MATE;
+        let mut depth_done = 0;
+        for depth in 1..=self.level.depth {
+            let mut alpha = -MATE - 1;
+            let mut iteration_best = None;
+            // The last iteration's best first: the likeliest to cut the others short.
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            order.sort_by_key(|&i| i != best);
+            for i in order {
+                let (_, mv, noise) = moves[i];
+                // The noise shifts the window too: a bound the child proves plus noise is no score.
+                let score = match ends[i] {
+                    Some(end) => end,
+                    None => -search.negamax(&root.after(variant, mv), depth - 1, 1, -MATE - 1, noise - alpha),
+                } + noise;
+                if search.out_of_budget() {
+                    break;
+                }
+                if score > alpha {
+                    alpha = score;
+                    iteration_best = Some(i);
+                }
+            }
+            if search.out_of_budget() {
+                // A half-finished iteration's best is still better than the last one's when it
+                // was searched first and then beaten.
+                if let Some(i) = iteration_best.filter(|_| depth_done > 0 && alpha > best_score) {
+                    best = i;
+                    best_score = alpha;
+                }
+                break;
+            }
+            if let Some(i) = iteration_best {
+                best = i;
+                best_score = alpha;
+            }
+            depth_done = depth;
+            if best_score.abs() >= MATE - 100 {
+                break;
+            }
+        }
+        let blundered = self.level.blunder > 0.0 && self.rng.random::<f32>() < self.level.blunder;
+        let chosen = if blundered { self.rng.random_range(0..moves.len()) } else { best };
+        let stats = SearchStats {
+            playouts: 0,
+            nodes: search.nodes.min(u32::MAX as u64) as u32,
+            confidence: f32::from(depth_done),
+            value: expected_score(best_score),
+        };
+        Some(Choice { mv: moves.swap_remove(chosen).0, stats, blundered })
+    }
+}
+
+/// A score in centipawns as the chance of winning (0 to 1), as players read an evaluation.
+fn expected_score(centipawns: i32) -> f32 {
+    let x = centipawns.clamp(-2000, 2000) as f32 / 400.0;
+    1.0 / (1.0 + 10f32.powf(-x))
+}
+
+impl<'a> Search<'a> {
+    fn new(variant: &'a Variant, budget: u64) -> Search<'a> {
+        let (files, ranks) = (variant.files() as i32, variant.ranks() as i32);
+        let centre = (0..Position::square_count(variant) as i32)
+            .map(|sq| {
+                let (f, r) = (sq % files, sq / files);
+                (f.min(files - 1 - f)).min(r.min(ranks - 1 - r))
+            })
+            .collect();
+        Search { variant, values: variant.piece_values(), centre, nodes: 0, budget }
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.nodes >= self.budget
+    }
+
+    /// The position's worth for the side to move, in centipawns.
+    fn evaluate(&self, position: &Position) -> i32 {
+        let ranks = self.variant.ranks() as i32;
+        let files = self.variant.files() as i32;
+        let mut white = 0;
+        for sq in 0..Position::square_count(self.variant) {
+            let Some((piece, colour)) = position.piece_at(sq) else { continue };
+            let mut worth = self.values[piece];
+            if self.variant.is_pawn(piece) {
+                // Advanced pawns are closer to promoting.
+                let rank = sq as i32 / files;
+                let advance = if colour == 0 { rank } else { ranks - 1 - rank };
+                worth += 4 * advance;
+            } else if worth > 0 {
+                worth += 6 * self.centre[sq];
+            }
+            white += if colour == 0 { worth } else { -worth };
+        }
+        if position.side_to_move() == 0 {
+            white
+        } else {
+            -white
+        }
+    }
+
+    fn negamax(&mut self, position: &Position, depth: u8, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if position.halfmove_clock() >= 100 {
+            return 0;
+        }
+        let mut moves = position.legal_moves(self.variant);
+        if moves.is_empty() {
+            return self.no_moves(position, ply);
+        }
+        if depth == 0 {
+            return self.quiescence(position, ply, QUIESCENCE_DEPTH, alpha, beta);
+        }
+        self.order(position, &mut moves);
+        for mv in moves {
+            let score = -self.negamax(&position.after(self.variant, mv), depth - 1, ply + 1, -beta, -alpha);
+            if self.out_of_budget() {
+                return 0;
+            }
+            if score >= beta {
+                return beta;
+            }
+            alpha = alpha.max(score);
+        }
+        alpha
+    }
+
+    /// Captures and promotions only, until the position is quiet; standing pat is allowed (except
+    /// in check, where every move is looked at).
+    fn quiescence(&mut self, position: &Position, ply: i32, depth: u8, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let in_check = position.in_check(self.variant);
+        if !in_check {
+            let stand = self.evaluate(position);
+            if stand >= beta {
+                return beta;
+            }
+            alpha = alpha.max(stand);
+        }
+        let mut moves = position.legal_moves(self.variant);
+        if moves.is_empty() {
+            return self.no_moves(position, ply);
+        }
+        if !in_check {
+            moves.retain(|&mv| position.captured(mv).is_some() || Position::promotes_to(mv).is_some());
+        }
+        if depth == 0 || self.out_of_budget() {
+            return alpha.max(self.evaluate(position).min(beta));
+        }
+        self.order(position, &mut moves);
+        for mv in moves {
+            let score = -self.quiescence(&position.after(self.variant, mv), ply + 1, depth - 1, -beta, -alpha);
+            if score >= beta {
+                return beta;
+            }
+            alpha = alpha.max(score);
+        }
+        alpha
+    }
+
+    /// The score of a position with no legal move: mated, or stalemated (a draw, or a loss in
+    /// shatranj-like variants).
+    fn no_moves(&self, position: &Position, ply: i32) -> i32 {
+        if position.in_check(self.variant) || self.variant.stalemate_loses() {
+            -MATE + ply
+        } else {
+            0
+        }
+    }
+
+    /// Most valuable victim by least valuable attacker first, then promotions, then the rest in
+    /// the generator's order (stable, so the search stays deterministic).
+    fn order(&self, position: &Position, moves: &mut [Move]) {
+        moves.sort_by_cached_key(|&mv| {
+            let (from, _) = Position::squares_of(mv);
+            let attacker = position.piece_at(from).map_or(0, |(piece, _)| self.values[piece]);
+            let gain = position.captured(mv).map_or(0, |victim| 10 * self.values[victim].max(1) - attacker / 10)
+                + Position::promotes_to(mv).map_or(0, |piece| self.values[piece]);
+            -gain
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fairy::ChessConfig;
+
+    fn game(fen: &str) -> Chess {
+        Chess::new(ChessConfig { fen: Some(fen.into()), ..ChessConfig::default() }).unwrap()
+    }
+
+    fn best(fen: &str, level: ChessLevel) -> String {
+        ChessSearcher::new(level, 1).choose(&game(fen)).unwrap().mv.0
+    }
+
+    #[test]
+    fn it_mates_in_one_and_in_two() {
+        // Back-rank mate.
+        assert_eq!(best("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", ChessLevel::of(3)), "a1a8");
+        // Mate in two with the rook ladder: Rb7 then Ra8#... any mating line; check the result.
+        let mut position = game("k7/8/8/8/8/8/1R6/1R4K1 w - - 0 1");
+        let mut searcher = ChessSearcher::new(ChessLevel::of(5), 3);
+        for _ in 0..3 {
+            if position.status().is_over() {
+                break;
+            }
+            let mv = searcher.choose(&position).unwrap().mv;
+            position.play_unchecked(&mv);
+            if position.status().is_over() {
+                break;
+            }
+            let reply = ChessSearcher::new(ChessLevel::of(5), 4).choose(&position).unwrap().mv;
+            position.play_unchecked(&reply);
+        }
+        let status = position.status();
+        let outcome = status.outcome().expect("mated within two moves");
+        assert_eq!(outcome.reason, "checkmate");
+        assert_eq!(outcome.winner, Some(crate::Seat::One));
+    }
+
+    #[test]
+    fn it_takes_a_hanging_queen_and_does_not_hang_its_own() {
+        assert_eq!(best("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", ChessLevel::of(3)), "d2d5");
+        // The queen on d4 is attacked by a pawn: it moves away (any square not defended by e5).
+        let mv = best("4k3/8/8/4p3/3Q4/8/8/4K3 w - - 0 1", ChessLevel::of(3));
+        assert!(mv.starts_with("d4"), "{mv}");
+        let after = {
+            let mut g = game("4k3/8/8/4p3/3Q4/8/8/4K3 w - - 0 1");
+            g.play_unchecked(&UciMove(mv.clone()));
+            g
+        };
+        let reply = ChessSearcher::new(ChessLevel::of(4), 2).choose(&after).unwrap().mv.0;
+        assert!(!reply.starts_with("e5") || !mv.ends_with(&reply[2..4]), "{mv} then {reply}: the queen hangs");
+    }
+
+    #[test]
+    fn the_same_seed_plays_the_same_game() {
+        let play = |seed| {
+            let mut position = Chess::new(ChessConfig::default()).unwrap();
+            let mut players =
+                [ChessSearcher::new(ChessLevel::of(2), seed), ChessSearcher::new(ChessLevel::of(2), seed + 1)];
+            let mut moves = Vec::new();
+            for ply in 0..12 {
+                let mv = players[ply % 2].choose(&position).unwrap().mv;
+                position.play_unchecked(&mv);
+                moves.push(mv.0);
+            }
+            moves
+        };
+        assert_eq!(play(5), play(5));
+    }
+
+    #[test]
+    fn fairy_pieces_without_values_are_searched_too() {
+        // Capablanca: the archbishop and the chancellor get estimated values; a hanging chancellor
+        // is taken.
+        let config = ChessConfig {
+            variant: "capablanca".into(),
+            fen: Some("4k5/10/10/4c5/10/10/4R5/4K5 w - - 0 1".into()),
+            ..ChessConfig::default()
+        };
+        let position = Chess::new(config).unwrap();
+        let mv = ChessSearcher::new(ChessLevel::of(3), 1).choose(&position).unwrap().mv.0;
+        assert_eq!(mv, "e2e5");
+    }
+}
