@@ -23,20 +23,6 @@ struct Request {
     seat: Option<u8>,
 }
 
-fn answer(choice: Option<JsonChoice>, ms: f64) -> Value {
-    match choice {
-        None => json!({"move": null, "ms": ms}),
-        Some(choice) => json!({
-            "move": choice.mv,
-            "ms": ms,
-            "playouts": choice.stats.playouts,
-            "nodes": choice.stats.nodes,
-            "value": choice.stats.value,
-            "blundered": choice.blundered,
-        }),
-    }
-}
-
 /// Reads one request per line and writes one answer per line; a bad line gets
 /// `{"error": {"code", "message"}}` and the player goes on with the next.
 pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut output: impl Write) -> Result<()> {
@@ -52,7 +38,7 @@ pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut outp
             Ok(request) => {
                 let seat = request.seat.and_then(Seat::from_number);
                 match player.choose(&request.config, &request.moves, seat) {
-                    Ok(choice) => answer(choice, start.elapsed().as_secs_f64() * 1000.0),
+                    Ok(choice) => JsonChoice::answer(choice.as_ref(), start.elapsed().as_secs_f64() * 1000.0),
                     Err(error) => json!({"error": {"code": error.code(), "message": error.to_string()}}),
                 }
             }

@@ -21,6 +21,8 @@ mod play;
 pub mod prerender;
 mod route;
 mod storage;
+#[cfg(feature = "ai-worker")]
+mod worker;
 
 pub use route::Route;
 
@@ -42,7 +44,8 @@ pub fn bundle_game() -> Option<games::Slug> {
     games::Slug::ALL.into_iter().find(|slug| games::screens(*slug).is_some())
 }
 
-#[cfg(target_arch = "wasm32")]
+// The worker bundle starts nothing: its page side calls `worker::answer`.
+#[cfg(all(target_arch = "wasm32", not(feature = "ai-worker")))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
     use leptos::prelude::*;

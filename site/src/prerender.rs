@@ -62,6 +62,9 @@ pub fn locales() -> Vec<(&'static str, &'static [(&'static str, &'static str)])>
     Lang::ALL.into_iter().filter(|l| *l != Lang::En).filter_map(|l| Some((l.tag(), crate::i18n::table(l)?))).collect()
 }
 
+/// The bundle of the computer player (`worker.rs`).
+pub const AI_BUNDLE: &str = "ai";
+
 /// A WASM bundle the build makes, and the site's Cargo features it is built with.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Bundle {
@@ -82,6 +85,8 @@ pub fn bundles() -> Vec<Bundle> {
         bundles.push(Bundle { name: format!("{game}-room"), features: vec![game, "room-screen"] });
     }
     bundles.push(Bundle { name: "triplex".into(), features: vec!["triplex"] });
+    // The computer player, run by local games in a Web Worker; no page starts it.
+    bundles.push(Bundle { name: AI_BUNDLE.into(), features: vec!["ai-worker"] });
     bundles
 }
 
@@ -159,7 +164,7 @@ mod tests {
             names,
             ["home", "popucom-page", "popucom", "popucom-room", "go-page", "go", "go-room"]
                 .into_iter()
-                .chain(["edges-page", "edges", "edges-room", "chess-page", "chess", "chess-room", "triplex"])
+                .chain(["edges-page", "edges", "edges-room", "chess-page", "chess", "chess-room", "triplex", "ai"])
                 .collect::<Vec<_>>()
         );
     }

@@ -125,6 +125,9 @@ pub fn held_rooms() -> Vec<(String, HeldSeat)> {
 pub struct SavedGame {
     pub config: Value,
     pub moves: Vec<Value>,
+    /// The computer opponent, in a game against it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<crate::play::Opponent>,
 }
 
 pub fn saved_game(game: &str) -> Option<SavedGame> {

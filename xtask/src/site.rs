@@ -498,7 +498,11 @@ pub fn build_site() -> Result<()> {
         locale_files.push(name);
     }
 
-    let locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
+    let mut locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
+    // Where local games find the computer player, which they start in a Web Worker.
+    if let Some(ai) = bundles.get("ai") {
+        locales += &format!(" window.tabulaAi = [\"{}\", \"{}\"];", ai.js, ai.wasm);
+    }
     let statics = workspace_root().join("site/static");
     check_css("site/static/style.css", &std::fs::read_to_string(statics.join("style.css"))?)?;
     let css = &manifest.site_style;

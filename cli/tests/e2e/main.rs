@@ -7,6 +7,7 @@ mod chess;
 mod comforts;
 #[path = "../common/mod.rs"]
 mod common;
+mod computer;
 mod edges;
 mod go;
 mod site;

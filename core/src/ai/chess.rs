@@ -54,8 +54,9 @@ impl ChessLevel {
     }
 }
 
-/// The top level's nodes per move (first estimate from native speed; docs/AI.md has the browser's).
-const TOP_NODES: u64 = 250_000;
+/// The top level's nodes per move: under a second in Chromium on the project's 2-core machine
+/// (docs/AI.md).
+const TOP_NODES: u64 = 300_000;
 
 /// A chess player across a game.
 pub struct ChessSearcher {

@@ -107,13 +107,14 @@ impl Level {
     }
 }
 
-/// The top level's playouts per move, aimed at about a second in Chromium on a 2-core machine: first
-/// estimates from native speed, to be measured in the browser once the site runs the search.
+/// The top level's playouts per move: about a second for a move in Chromium on the project's
+/// 2-core machine (measured by the browser test `cli/tests/e2e/computer.rs`; docs/AI.md).
 fn top_playouts(kind: crate::GameKind) -> u32 {
     match kind {
-        crate::GameKind::Popucom => 150_000,
-        crate::GameKind::Go => 20_000,
-        crate::GameKind::Edges => 20_000,
+        crate::GameKind::Popucom => 115_000,
+        crate::GameKind::Go => 28_000,
+        crate::GameKind::Edges => 4_000,
+        // Not used: chess is searched by alpha-beta (`ChessLevel`).
         crate::GameKind::Chess => 5_000,
     }
 }

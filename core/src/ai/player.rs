@@ -108,6 +108,23 @@ impl AnyPlayer {
     }
 }
 
+impl JsonChoice {
+    /// The answer as `tabula ai` and the browser's worker write it, with how long it took.
+    pub fn answer(choice: Option<&JsonChoice>, ms: f64) -> Value {
+        match choice {
+            None => serde_json::json!({"move": null, "ms": ms}),
+            Some(choice) => serde_json::json!({
+                "move": choice.mv,
+                "ms": ms,
+                "playouts": choice.stats.playouts,
+                "nodes": choice.stats.nodes,
+                "value": choice.stats.value,
+                "blundered": choice.blundered,
+            }),
+        }
+    }
+}
+
 fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
     T::deserialize(value)
 }

@@ -12,6 +12,7 @@ use crate::games::{
 use crate::i18n::{tr, use_i18n, I18n};
 use crate::route::{use_router, Route};
 use crate::{browser, storage};
+use tabula_core::Seat;
 
 fn label_text(i18n: I18n, label: Label) -> String {
     match label {
@@ -87,6 +88,17 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         storage::forget_game(slug.name());
         router.go_to(Route::Local(slug), &option_query(&values.get_untracked()), None);
     };
+    // Against the computer: its level, and which colour the player takes.
+    let level = RwSignal::new(2u8);
+    let side = RwSignal::new(1u8);
+    let play_computer = move |_| {
+        storage::forget_game(slug.name());
+        let options = option_query(&values.get_untracked());
+        let computer = crate::play::Opponent::query(level.get_untracked(), side.get_untracked());
+        let query = if options.is_empty() { computer } else { format!("{options}&{computer}") };
+        router.go_to(Route::Local(slug), &query, None);
+    };
+    let colour = move |seat: Seat| screens(slug).map(|s| i18n.t(s.colour_id(seat))).unwrap_or_default();
     let takebacks = RwSignal::new("ask".to_owned());
     let create_room = move |_| {
         let code = crate::room_code(browser::random_u64());
@@ -146,6 +158,27 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                         router.go(Route::Local(slug));
                     }>{tr("continue-local")}</a>
                 })}
+            </div>
+            <h2>{tr("computer-title")}</h2>
+            <div class="options computer-options">
+                <label class="option" for="computer-level"><span>{tr("computer-level")}</span></label>
+                <select id="computer-level" on:change=move |event| level.set(event_target_value(&event).parse().unwrap_or(2))>
+                    {(1..=5u8).map(|n| view! {
+                        <option value=n.to_string() selected=move || level.get() == n>
+                            {move || i18n.t(&format!("computer-level-{n}"))}
+                        </option>
+                    }).collect_view()}
+                </select>
+                <label class="option" for="computer-side"><span>{tr("computer-side")}</span></label>
+                <select id="computer-side" on:change=move |event| side.set(event_target_value(&event).parse().unwrap_or(1))>
+                    <option value="1">{move || colour(Seat::One)}</option>
+                    <option value="2">{move || colour(Seat::Two)}</option>
+                </select>
+            </div>
+            <div class="actions">
+                <button class="button primary" id="play-computer" disabled=move || refused.get().is_some() on:click=play_computer>
+                    {tr("play-computer")}
+                </button>
             </div>
             <h2>{tr("join-title")}</h2>
             <JoinByCode />

@@ -6,35 +6,44 @@ use std::marker::PhantomData;
 use leptos::prelude::*;
 use tabula_core::{Game, Seat};
 
+use super::computer::{self, Reply, HINT_LEVEL};
 use super::input::{carry_out, judge};
 use super::parts::{move_list, scoreboard, ConfirmBar};
 use super::picture::save_button;
-use super::{BoardProps, Confirm, GameUi, History, Record};
+use super::{BoardProps, Confirm, GameUi, History, Opponent, Record};
 use crate::browser;
 use crate::games::{config_of, option_values};
 use crate::i18n::{tr, use_i18n};
 use crate::storage::{self, SavedGame};
 
-/// The game to start with: the saved one if it has these options (or none were given: "continue"),
-/// else a new one.
-fn starting_history<U: GameUi>() -> (History<U::G>, Option<String>) {
+/// The game to start with, and the computer opponent if there is one: the saved game if it has
+/// these options and this kind of opponent (or none were given: "continue"), else a new one.
+fn starting_history<U: GameUi>() -> (History<U::G>, Option<Opponent>, Option<String>) {
     let query = browser::query();
+    let asked = Opponent::from_query(&query);
     let fresh = U::complete_config(config_of(&option_values(U::SLUG, &query))).and_then(History::<U::G>::new);
     let fresh = match fresh {
         Ok(history) => history,
         // Options the engine refuses (a handicap too large for the board, say): say so, play the defaults.
         Err(error) => {
             let default = History::<U::G>::new(serde_json::json!({})).expect("the default config is valid");
-            return (default, Some(error));
+            return (default, asked, Some(error));
         }
     };
     let saved = storage::saved_game(U::SLUG.name()).and_then(|saved| {
         let moves: Vec<_> = saved.moves.into_iter().map(serde_json::from_value).collect::<Result<_, _>>().ok()?;
-        History::<U::G>::replay(saved.config, &moves).ok()
+        Some((History::<U::G>::replay(saved.config, &moves).ok()?, saved.computer))
     });
+    let same_opponent = |saved: &Option<Opponent>| match (saved, asked) {
+        (Some(saved), Some(asked)) => (saved.level, saved.seat) == (asked.level, asked.seat),
+        (saved, asked) => saved.is_none() && asked.is_none(),
+    };
     match saved {
-        Some(saved) if query.is_empty() || saved.config() == fresh.config() => (saved, None),
-        _ => (fresh, None),
+        Some((saved, computer)) if query.is_empty() => (saved, computer, None),
+        Some((saved, computer)) if saved.config() == fresh.config() && same_opponent(&computer) => {
+            (saved, computer, None)
+        }
+        _ => (fresh, asked, None),
     }
 }
 
@@ -42,7 +51,7 @@ fn starting_history<U: GameUi>() -> (History<U::G>, Option<String>) {
 pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl IntoView {
     let _ = ui;
     let i18n = use_i18n();
-    let (start, config_error) = starting_history::<U>();
+    let (start, computer, config_error) = starting_history::<U>();
     let history = RwSignal::new(start);
     let step = RwSignal::new(None::<usize>);
     let ghost = RwSignal::new(None::<<U::G as Game>::Move>);
@@ -54,7 +63,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
     Effect::new(move |_| {
         history.with(|h| {
             let moves = h.moves().iter().filter_map(|m| serde_json::to_value(m).ok()).collect();
-            storage::save_game(U::SLUG.name(), &SavedGame { config: h.config().clone(), moves });
+            storage::save_game(U::SLUG.name(), &SavedGame { config: h.config().clone(), moves, computer });
         })
     });
 
@@ -67,7 +76,11 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         None => shown.with(|g| g.status().outcome().map(|o| (o.winner.map_or(0, Seat::number), o.reason.to_owned()))),
     });
     let live = move || step.get().is_none() && resigned.get().is_none();
-    let acting = Signal::derive(move || if live() { shown.with(|g| g.status().to_move()) } else { None });
+    let to_move = Signal::derive(move || if live() { shown.with(|g| g.status().to_move()) } else { None });
+    // Against the computer the player acts for their own colour only.
+    let computer_seat = computer.and_then(|c| Seat::from_number(c.seat));
+    let human = computer_seat.map(Seat::other);
+    let acting = Signal::derive(move || to_move.get().map(|seat| human.unwrap_or(seat)));
     let needs_confirm = move || shown.with(|g| confirm.needed(U::small_points(g)));
 
     let commit = move |mv: <U::G as Game>::Move| {
@@ -86,7 +99,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
             return;
         }
         let offer = shown.with_untracked(|g| {
-            judge(g, &mv, acting.get_untracked(), true, confirming, ghost.get_untracked().as_ref())
+            judge(g, &mv, acting.get_untracked(), computer.is_none(), confirming, ghost.get_untracked().as_ref())
         });
         carry_out::<U::G>(
             offer,
@@ -98,6 +111,84 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         );
     };
     let play = Callback::new(move |mv| offer(mv, needs_confirm()));
+
+    // The computer's turn: ask the worker, and play its answer if the game is still where it was
+    // asked (a takeback or a new game since cancels the request).
+    let thinking = RwSignal::new(false);
+    let asked = StoredValue::new(0u64);
+    // The length at which the computer had nothing to play (Go's scoring, accepted): not asked again.
+    let declined = StoredValue::new(None::<usize>);
+    if computer.is_some() {
+        computer::warm_up();
+    }
+    let moves_json = move |h: &History<U::G>| h.moves().iter().filter_map(|m| serde_json::to_value(m).ok()).collect();
+    Effect::new(move |_| {
+        let Some(opponent) = computer else { return };
+        let len = history.with(History::len);
+        if to_move.get().is_none() || to_move.get() != computer_seat || asked.get_value() != 0 {
+            return;
+        }
+        if declined.get_value() == Some(len) {
+            return;
+        }
+        let request = browser::random_u64() | 1;
+        asked.set_value(request);
+        thinking.set(true);
+        let (config, moves) = history.with_untracked(|h| (h.config().clone(), moves_json(h)));
+        computer::ask(
+            U::SLUG.name(),
+            opponent.level,
+            opponent.seed,
+            &config,
+            moves,
+            Some(opponent.seat),
+            move |reply| {
+                if asked.get_value() != request {
+                    return;
+                }
+                asked.set_value(0);
+                thinking.set(false);
+                match reply {
+                    Reply::Move(mv) => match serde_json::from_value(mv) {
+                        Ok(mv) if history.with_untracked(History::len) == len => commit(mv),
+                        _ => {}
+                    },
+                    Reply::Nothing => declined.set_value(Some(len)),
+                    Reply::Failed(reason) => {
+                        message.set(Some(i18n.t_with("computer-failed", &[("reason", reason.into())])))
+                    }
+                }
+            },
+        );
+    });
+    let cancel_thinking = move || {
+        asked.set_value(0);
+        declined.set_value(None);
+        thinking.set(false);
+    };
+    // A hint: the computer's suggestion at a middle level for the player to move, in words.
+    let hinting = RwSignal::new(false);
+    let hint = move |_| {
+        let Some(seat) = acting.get_untracked() else { return };
+        let (config, moves, len) = history.with_untracked(|h| (h.config().clone(), moves_json(h), h.len()));
+        hinting.set(true);
+        let seed = browser::random_u64();
+        computer::ask(U::SLUG.name(), HINT_LEVEL, seed, &config, moves, Some(seat.number()), move |reply| {
+            hinting.set(false);
+            if history.with_untracked(History::len) != len {
+                return;
+            }
+            let said = match reply {
+                Reply::Move(mv) => serde_json::from_value::<<U::G as Game>::Move>(mv)
+                    .ok()
+                    .map(|mv| history.with_untracked(|h| U::notation(h.position(len), &mv)))
+                    .map(|text| i18n.t_with("hint-said", &[("move", text.into())])),
+                Reply::Nothing => None,
+                Reply::Failed(reason) => Some(i18n.t_with("computer-failed", &[("reason", reason.into())])),
+            };
+            message.set(said);
+        });
+    };
     let act = Callback::new(move |mv| offer(mv, false));
     let names = Signal::derive(|| [None, None]);
     let props = BoardProps {
@@ -105,7 +196,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         before: before.into(),
         last: last.into(),
         acting,
-        own_side: Signal::stored(None),
+        own_side: Signal::stored(human),
         ghost: ghost.into(),
         play,
         act,
@@ -125,11 +216,29 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         room: None,
         notice: Callback::new(move |text: String| message.set(Some(text))),
     };
-    let can_take_back = move || history.with(|h| h.len() > 0) && step.get().is_none();
+    // Against the computer a takeback goes back to the player's last turn: there must be one.
+    let can_take_back = move || {
+        step.get().is_none()
+            && history
+                .with(|h| (0..h.len()).any(|n| computer_seat.is_none() || h.position(n).status().to_move() == human))
+    };
+    let opponent_line = computer.map(|opponent| {
+        let colour = human.map(|seat| i18n.t(U::colour_id(seat))).unwrap_or_default();
+        view! {
+            <p class="computer-line" id="computer-line">
+                {i18n.t_with("computer-line", &[("colour", colour.into()), ("level", opponent.level.to_string().into())])}
+                " "
+                <span class="thinking" role="status" id="thinking">
+                    {move || thinking.get().then(|| i18n.t("computer-thinking"))}
+                </span>
+            </p>
+        }
+    });
     view! {
         <section class=format!("game local {}", U::SLUG.name())>
             <h1 class="page-title">{move || i18n.t_with("local-title", &[("game", i18n.t(U::SLUG.title_id()).into())])}</h1>
             {scoreboard::<U>(shown.into(), result, names)}
+            {opponent_line}
             {U::board(props)}
             <ConfirmBar
                 needed=Signal::derive(needs_confirm)
@@ -146,12 +255,21 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                     on:click=move |_| {
                         resigned.set(None);
                         ghost.set(None);
-                        history.update(|h| h.truncate(h.len().saturating_sub(1)));
+                        cancel_thinking();
+                        history.update(|h| {
+                            let mut count = h.len().saturating_sub(1);
+                            while computer_seat.is_some() && count > 0 && h.position(count).status().to_move() == computer_seat {
+                                count -= 1;
+                            }
+                            h.truncate(count)
+                        });
                     }>{tr("take-back-one")}</button>
+                <button class="button" id="hint" disabled=move || acting.get().is_none() || hinting.get() || thinking.get()
+                    on:click=hint>{tr("hint")}</button>
                 <Show when=move || result.get().is_none()>
                     <button class="button" id="resign"
                         on:click=move |_| if confirm_resign.get_untracked() {
-                            resigned.set(shown.with_untracked(|g| g.status().to_move()));
+                            resigned.set(human.or_else(|| shown.with_untracked(|g| g.status().to_move())));
                             confirm_resign.set(false);
                         } else {
                             confirm_resign.set(true)
@@ -160,6 +278,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                     </button>
                 </Show>
                 <button class="button" id="new-game" on:click=move |_| {
+                    cancel_thinking();
                     history.update(|h| h.truncate(0));
                     step.set(None);
                     ghost.set(None);

@@ -4,6 +4,7 @@
 //! its own, through [`GameUi`]: its board and move input, move notation, score figures, picture,
 //! and rules diagrams.
 
+mod computer;
 mod history;
 mod input;
 mod local;
@@ -14,6 +15,7 @@ mod room;
 use leptos::prelude::*;
 use tabula_core::{Game, Seat};
 
+pub use computer::Opponent;
 pub use history::History;
 pub use input::{BoardProps, Confirm};
 pub use parts::{room_header, Diagram};
@@ -122,6 +124,8 @@ impl<G: Game> Copy for Record<G> {}
 /// A game's screens as the router asks for them (object-safe, so the registry can list them).
 pub trait Screens: Sync {
     fn slug(&self) -> Slug;
+    /// The message id naming a colour ([`GameUi::colour_id`]).
+    fn colour_id(&self, seat: Seat) -> &'static str;
     /// The game's stylesheet.
     fn css(&self) -> &'static str;
     /// The rules pictures and the options check of the game's page.
@@ -142,6 +146,10 @@ pub struct ScreensOf<U: GameUi>(pub U);
 impl<U: GameUi> Screens for ScreensOf<U> {
     fn slug(&self) -> Slug {
         U::SLUG
+    }
+
+    fn colour_id(&self, seat: Seat) -> &'static str {
+        U::colour_id(seat)
     }
 
     fn css(&self) -> &'static str {

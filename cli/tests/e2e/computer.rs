@@ -1,0 +1,167 @@
+//! Playing the computer: the search runs in a Web Worker, so while it thinks the page has no task
+//! over 100 ms (the Long Tasks API), "Thinking" shows, and its move arrives within the level's
+//! budget; its moves are the engine's legal moves; a takeback returns to the player's turn; a hint
+//! names a move.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tabula_core::popucom::Popucom;
+use tabula_core::{Game, GameKind};
+
+use super::browser::{board, click, js, site_dist, text, type_move, wait_for_app, wait_until, Driver};
+use super::common::Server;
+use super::{exclusive, expected_board, index};
+
+/// How long a move of the top level may take to arrive: it is sized to think about a second on the
+/// project's 2-core machine; the rest is headroom for a busier machine.
+const TOP_LEVEL_BUDGET: Duration = Duration::from_millis(1500);
+
+/// Starts recording the page's long tasks (`window.longTasks`: their durations in ms).
+async fn record_long_tasks(client: &fantoccini::Client) {
+    js(
+        client,
+        "window.longTasks = []; new PerformanceObserver((list) => { for (const e of list.getEntries()) \
+         window.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' }); return true",
+    )
+    .await;
+}
+
+async fn long_tasks(client: &fantoccini::Client) -> Vec<u64> {
+    serde_json::from_value(js(client, "return window.longTasks").await).unwrap()
+}
+
+/// The local game the page keeps for `game`: its config and moves.
+async fn saved(client: &fantoccini::Client, game: &str) -> (Value, Vec<Value>) {
+    let saved = js(client, &format!("return JSON.parse(localStorage.getItem('tabula.local.{game}'))")).await;
+    (saved["config"].clone(), serde_json::from_value(saved["moves"].clone()).unwrap_or_default())
+}
+
+/// Waits until the page's saved game has `count` moves; returns how long that took.
+async fn moves_reach(client: &fantoccini::Client, game: &str, count: usize, within: Duration, what: &str) -> Duration {
+    let start = Instant::now();
+    loop {
+        if saved(client, game).await.1.len() >= count {
+            return start.elapsed();
+        }
+        let panicked = js(client, "return document.documentElement.dataset.panic === '1'").await;
+        assert_eq!(panicked, Value::Bool(false), "the app panicked waiting for {what}");
+        assert!(start.elapsed() < within, "{what}: no move within {within:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_plays_popucom_in_a_worker_while_the_page_stays_responsive() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/popucom", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    js(&client, "const s = document.getElementById('computer-level'); s.value = '5'; s.dispatchEvent(new Event('change')); return true").await;
+    click(&client, "#play-computer").await;
+    wait_until(
+        &client,
+        "return location.pathname === '/popucom/local' && location.search.includes('computer=5')",
+        10,
+        "the game against the computer",
+    )
+    .await;
+    wait_for_app(&client).await;
+    assert!(text(&client, "#computer-line").await.contains("level 5"), "the page says who plays whom");
+    record_long_tasks(&client).await;
+
+    let mut game = Popucom::default();
+    let mut thinking_seen = false;
+    let mut times = Vec::new();
+    for turn in 0..4 {
+        let cell = game.legal_moves()[turn * 7 % game.legal_moves().len()];
+        click(&client, &format!("#cell-{}", index(cell))).await;
+        game.play(&cell).unwrap();
+        // While it thinks: "Thinking" shows, and a tap on the board is answered at once (it is
+        // not the player's turn), which a frozen page could not do.
+        let tap = Instant::now();
+        if !text(&client, "#thinking").await.is_empty() {
+            thinking_seen = true;
+            let other = game.legal_moves()[0];
+            click(&client, &format!("#cell-{}", index(other))).await;
+            let said = text(&client, "#notice").await;
+            if saved(&client, "popucom").await.1.len() == game.moves_played() as usize {
+                assert!(!said.is_empty(), "a tap while the computer thinks is answered");
+                assert!(tap.elapsed() < Duration::from_millis(500), "the tap took {:?}", tap.elapsed());
+            }
+        }
+        let took = moves_reach(
+            &client,
+            "popucom",
+            game.moves_played() as usize + 1,
+            TOP_LEVEL_BUDGET * 2,
+            "the computer's move",
+        )
+        .await;
+        times.push(took);
+        let (_, moves) = saved(&client, "popucom").await;
+        let reply: tabula_core::popucom::Cell = serde_json::from_value(moves.last().unwrap().clone()).unwrap();
+        game.play(&reply).expect("the computer's move is legal");
+        wait_until(&client, "return document.getElementById('thinking').textContent === ''", 5, "thinking to end")
+            .await;
+        assert_eq!(board(&client).await, expected_board(&game), "the page shows the engine's board");
+    }
+    println!("POPUCOM level 5, the computer's moves arrived in {times:?}");
+    assert!(thinking_seen, "\"Thinking\" showed while the computer thought");
+    for took in &times {
+        assert!(*took < TOP_LEVEL_BUDGET, "a move took {took:?}, over {TOP_LEVEL_BUDGET:?}");
+    }
+    let tasks = long_tasks(&client).await;
+    assert!(tasks.iter().all(|&ms| ms <= 100), "main-thread tasks while the computer played: {tasks:?} ms");
+
+    // A takeback returns to the player's turn: the player's move and the computer's reply go.
+    click(&client, "#takeback").await;
+    wait_until(
+        &client,
+        "return JSON.parse(localStorage.getItem('tabula.local.popucom')).moves.length === 6",
+        5,
+        "two moves taken back",
+    )
+    .await;
+    let (config, moves) = saved(&client, "popucom").await;
+    let back = GameKind::Popucom.replay(&config, &moves).unwrap();
+    assert_eq!(back.status().to_move().map(|s| s.number()), Some(1), "the player (Red) is to move");
+
+    // A hint names a move, and the computer does not move for the player.
+    click(&client, "#hint").await;
+    wait_until(&client, "return document.getElementById('notice').textContent.startsWith('Hint: ')", 10, "a hint")
+        .await;
+    assert_eq!(saved(&client, "popucom").await.1.len(), 6, "a hint plays nothing");
+    client.close().await.unwrap();
+}
+
+/// The computer's reply at the top level in each other game, to a move typed by the player: within
+/// the budget, with no long task, and legal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_answers_in_go_edges_and_chess_at_the_top_level_within_its_budget() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    let mut report = Vec::new();
+    for (game, opening) in [("go", "E5"), ("edges", "H3,3"), ("chess", "e2e4")] {
+        client.goto(&format!("{}/{game}/local?computer=5&side=1", server.base)).await.unwrap();
+        wait_for_app(&client).await;
+        record_long_tasks(&client).await;
+        type_move(&client, opening).await;
+        moves_reach(&client, game, 1, Duration::from_secs(5), &format!("{game}: the player's move")).await;
+        let took = moves_reach(&client, game, 2, TOP_LEVEL_BUDGET * 2, &format!("{game}: the computer's reply")).await;
+        let (config, moves) = saved(&client, game).await;
+        let kind: GameKind = game.parse().unwrap();
+        kind.replay(&config, &moves)
+            .unwrap_or_else(|e| panic!("{game}: the computer's move {moves:?} is illegal: {e:?}"));
+        let tasks = long_tasks(&client).await;
+        report.push(format!("{game}: {took:?}, long tasks {tasks:?}"));
+        println!("{}", report.last().unwrap());
+        assert!(took < TOP_LEVEL_BUDGET, "{game}: the reply took {took:?}");
+        assert!(tasks.iter().all(|&ms| ms <= 100), "{game}: main-thread tasks while it thought: {tasks:?} ms");
+        js(&client, &format!("localStorage.removeItem('tabula.local.{game}'); return true")).await;
+    }
+    println!("top level, first reply: {report:?}");
+    client.close().await.unwrap();
+}

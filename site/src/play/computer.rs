@@ -1,0 +1,224 @@
+//! The computer opponent and the hints of local games. The search runs in a Web Worker started from
+//! the `ai` bundle (`worker.rs`; the page learns its files from `window.tabulaAi`), so the page
+//! stays responsive while it thinks: the page posts the game so far and gets a move back.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// A computer opponent in a local game: its level (1 to 5), the seat it plays, and the seed of its
+/// random choices, so that a game against it replays the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opponent {
+    pub level: u8,
+    pub seat: u8,
+    pub seed: u64,
+}
+
+/// The level hints come from: a sound suggestion that still answers fast.
+pub const HINT_LEVEL: u8 = 3;
+
+impl Opponent {
+    /// The opponent the address asks for (`computer=3&side=2`: level 3, the player takes the second
+    /// seat), if it asks for one.
+    pub fn from_query(query: &str) -> Option<Opponent> {
+        let value = |key: &str| {
+            query.split('&').filter_map(|pair| pair.split_once('=')).find(|(k, _)| *k == key).map(|(_, v)| v)
+        };
+        let level = value("computer")?.parse::<u8>().ok().filter(|l| (1..=5).contains(l))?;
+        let side = value("side").and_then(|s| s.parse::<u8>().ok()).filter(|s| *s == 2).unwrap_or(1);
+        Some(Opponent { level, seat: 3 - side, seed: crate::browser::random_u64() })
+    }
+
+    /// The address's part for this opponent, with the player on seat `side`.
+    pub fn query(level: u8, side: u8) -> String {
+        format!("computer={level}&side={side}")
+    }
+}
+
+/// What the computer answered (natively, where no worker runs, always `Failed`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// A move in the game's JSON shape.
+    Move(Value),
+    /// Nothing to play (the game is over; in Go's scoring, it has accepted).
+    Nothing,
+    /// It could not answer (the worker did not start, or refused the request).
+    Failed(String),
+}
+
+/// Asks for a move for `seat` (or the side to move) at `level` in the game of `game` with `config`
+/// after `moves`; `on_reply` gets the answer.
+pub fn ask(
+    game: &str,
+    level: u8,
+    seed: u64,
+    config: &Value,
+    moves: Vec<Value>,
+    seat: Option<u8>,
+    on_reply: impl FnOnce(Reply) + 'static,
+) {
+    let request = json!({"game": game, "level": level, "seed": seed, "config": config, "moves": moves, "seat": seat});
+    WORKER.with_borrow_mut(|worker| {
+        if worker.is_none() {
+            *worker = Channel::start();
+        }
+        match worker {
+            Some(channel) => channel.post(request, Box::new(on_reply)),
+            None => on_reply(Reply::Failed("no computer player in this build".into())),
+        }
+    });
+}
+
+/// Starts the worker ahead of the first request, so the first move does not wait for its start.
+pub fn warm_up() {
+    WORKER.with_borrow_mut(|worker| {
+        if worker.is_none() {
+            *worker = Channel::start();
+        }
+    });
+}
+
+type Pending = Rc<RefCell<BTreeMap<u64, Box<dyn FnOnce(Reply)>>>>;
+
+thread_local! {
+    static WORKER: RefCell<Option<Channel>> = const { RefCell::new(None) };
+}
+
+/// The worker and the answers it owes.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+struct Channel {
+    #[cfg(target_arch = "wasm32")]
+    worker: web_sys::Worker,
+    pending: Pending,
+    next: u64,
+    #[cfg(target_arch = "wasm32")]
+    _listeners: [wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>; 2],
+}
+
+/// Reads the worker's answer (JSON text) into a request id and a reply.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn read_reply(text: &str) -> Option<(u64, Reply)> {
+    let answer: Value = serde_json::from_str(text).ok()?;
+    let id = answer["id"].as_u64()?;
+    let reply = if let Some(error) = answer.get("error") {
+        Reply::Failed(error["message"].as_str().unwrap_or("the computer could not answer").to_owned())
+    } else if answer["move"].is_null() {
+        Reply::Nothing
+    } else {
+        Reply::Move(answer["move"].clone())
+    };
+    Some((id, reply))
+}
+
+impl Channel {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn start() -> Option<Channel> {
+        None
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn post(&mut self, _request: Value, on_reply: Box<dyn FnOnce(Reply)>) {
+        on_reply(Reply::Failed("no worker natively".into()));
+    }
+
+    /// Starts the worker: a small module that imports the `ai` bundle and answers each message
+    /// with its `answer`.
+    #[cfg(target_arch = "wasm32")]
+    fn start() -> Option<Channel> {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+
+        let window: wasm_bindgen::JsValue = crate::browser::window()?.into();
+        let files = js_sys::Reflect::get(&window, &"tabulaAi".into()).ok()?;
+        let files: Vec<String> = serde_wasm_files(&files)?;
+        let origin = crate::browser::origin();
+        let script = format!(
+            "import init, {{ answer }} from \"{origin}{}\";\n\
+             const ready = init({{ module_or_path: \"{origin}{}\" }});\n\
+             self.onmessage = async (event) => {{ await ready; self.postMessage(answer(event.data)); }};",
+            files[0], files[1]
+        );
+        let parts = js_sys::Array::of1(&script.into());
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type("text/javascript");
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+        let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+        let worker_options = web_sys::WorkerOptions::new();
+        worker_options.set_type(web_sys::WorkerType::Module);
+        let worker = web_sys::Worker::new_with_options(&url, &worker_options).ok()?;
+        let pending: Pending = Rc::default();
+        let answers = pending.clone();
+        let on_message = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+            let text = event.dyn_into::<web_sys::MessageEvent>().ok().and_then(|e| e.data().as_string());
+            if let Some((id, reply)) = text.as_deref().and_then(read_reply) {
+                let waiting = answers.borrow_mut().remove(&id);
+                if let Some(on_reply) = waiting {
+                    on_reply(reply);
+                }
+            }
+        });
+        let failed = pending.clone();
+        // A worker that cannot start (its files missing, a browser without module workers) fails
+        // what it owes and is started again on the next request.
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+            let owed = std::mem::take(&mut *failed.borrow_mut());
+            WORKER.with_borrow_mut(|worker| *worker = None);
+            for (_, on_reply) in owed {
+                on_reply(Reply::Failed("the computer player did not start".into()));
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Some(Channel { worker, pending, next: 1, _listeners: [on_message, on_error] })
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn post(&mut self, mut request: Value, on_reply: Box<dyn FnOnce(Reply)>) {
+        let id = self.next;
+        self.next += 1;
+        request["id"] = json!(id);
+        self.pending.borrow_mut().insert(id, on_reply);
+        if self.worker.post_message(&request.to_string().into()).is_err() {
+            if let Some(on_reply) = self.pending.borrow_mut().remove(&id) {
+                on_reply(Reply::Failed("the computer player did not take the request".into()));
+            }
+        }
+    }
+}
+
+/// The two file names of `window.tabulaAi` (`[js, wasm]`).
+#[cfg(target_arch = "wasm32")]
+fn serde_wasm_files(value: &wasm_bindgen::JsValue) -> Option<Vec<String>> {
+    let array: &js_sys::Array = wasm_bindgen::JsCast::dyn_ref(value)?;
+    let files: Vec<String> = array.iter().filter_map(|f| f.as_string()).collect();
+    (files.len() == 2).then_some(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_address_names_the_level_and_the_player_s_side() {
+        let opponent = Opponent::from_query("size=9&computer=4&side=2").unwrap();
+        assert_eq!((opponent.level, opponent.seat), (4, 1));
+        let opponent = Opponent::from_query(&Opponent::query(2, 1)).unwrap();
+        assert_eq!((opponent.level, opponent.seat), (2, 2));
+        assert_eq!(Opponent::from_query("computer=9"), None);
+        assert_eq!(Opponent::from_query("size=9"), None);
+    }
+
+    #[test]
+    fn the_worker_s_answers_read_as_replies() {
+        assert_eq!(read_reply(r#"{"id": 3, "move": [4, 4], "ms": 2}"#), Some((3, Reply::Move(json!([4, 4])))));
+        assert_eq!(read_reply(r#"{"id": 4, "move": null, "ms": 0}"#), Some((4, Reply::Nothing)));
+        let failed = read_reply(r#"{"id": 5, "error": {"code": "bad_moves", "message": "move 0: no"}}"#);
+        assert_eq!(failed, Some((5, Reply::Failed("move 0: no".into()))));
+        assert_eq!(read_reply("not json"), None);
+    }
+}
