@@ -10,6 +10,7 @@ mod replay;
 mod serve;
 mod site;
 mod triplex;
+mod uci;
 
 use std::process::ExitCode;
 
@@ -88,6 +89,12 @@ enum Command {
         #[arg(long)]
         level: Option<u8>,
     },
+    /// Speak UCI for the chess variants on stdin/stdout (`UCI_Variant` names a built-in variant).
+    Uci {
+        /// The computer player's level (1 to 5) when `go` gives no limit of its own.
+        #[arg(long, default_value_t = 5)]
+        level: u8,
+    },
     /// Triplex puzzles.
     Triplex {
         #[command(subcommand)]
@@ -157,6 +164,7 @@ fn main() -> ExitCode {
             };
             gtp::run(rule, level, std::io::stdin().lock(), std::io::stdout().lock())
         }
+        Command::Uci { level } => uci::run(level, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Triplex { command: TriplexCommand::Levels { min_area, max_area, size } } => {
             let sizes = match size {
                 Some(board) => tabula_core::triplex::Sizes::One(board),

@@ -103,3 +103,30 @@ fn gtp_genmove_at_a_level_plays_legal_moves_for_both_colours() {
         assert!(mv == "pass" || stones.contains(&mv), "{mv} is on the board: {replies:?}");
     }
 }
+
+#[test]
+fn uci_plays_legal_moves_in_each_variant_within_its_limits() {
+    let input = "uci\nisready\nposition startpos moves e2e4 e7e5\ngo nodes 5000\n\
+                 setoption name UCI_Variant value capablanca\nucinewgame\nposition startpos\ngo depth 2\n\
+                 setoption name UCI_Variant value nosuchvariant\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n\
+                 setoption name UCI_Variant value chess\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo movetime 300\n\
+                 position startpos moves e2e5\nquit\n";
+    let start = std::time::Instant::now();
+    let output = tabula().args(["uci"]).write_stdin(input).assert().success();
+    let lines = lines(&output.get_output().stdout);
+    assert!(lines.contains(&"uciok".to_owned()) && lines.contains(&"readyok".to_owned()), "{lines:?}");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name UCI_Variant type combo default chess") && l.contains(" var capablanca")));
+    let best: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("bestmove ")).collect();
+    assert_eq!(best.len(), 3, "{lines:?}");
+    let mut chess = GameKind::Chess.replay(&json!({}), &[json!("e2e4"), json!("e7e5")]).unwrap();
+    chess.play(&json!(best[0])).expect("a legal reply in chess");
+    let mut capablanca = GameKind::Chess.replay(&json!({"variant": "capablanca"}), &[]).unwrap();
+    capablanca.play(&json!(best[1])).expect("a legal move in capablanca");
+    assert_eq!(best[2], "a1a8", "the back-rank mate is found");
+    assert!(lines.iter().any(|l| l.starts_with("info depth") && l.contains("score mate 1")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("no variant \"nosuchvariant\"")));
+    assert!(lines.iter().any(|l| l.contains("move e2e5")), "an illegal move is refused: {lines:?}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}

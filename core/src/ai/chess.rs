@@ -58,6 +58,22 @@ impl ChessLevel {
 /// (docs/AI.md).
 const TOP_NODES: u64 = 300_000;
 
+/// What bounds one search besides the level: a depth, a node budget, and a question asked every
+/// 1,024 nodes whether to stop now (a clock, for UCI's `movetime`; the engine itself reads none).
+pub struct Limits<'a> {
+    pub depth: u8,
+    pub nodes: u64,
+    pub stop: Option<&'a dyn Fn() -> bool>,
+}
+
+/// A search's result: the move, how deep the search finished, and its score for the side to move
+/// in centipawns (mates near `±1,000,000`).
+pub struct ChessSearch {
+    pub choice: Choice<UciMove>,
+    pub depth: u8,
+    pub score: i32,
+}
+
 /// A chess player across a game.
 pub struct ChessSearcher {
     level: ChessLevel,
@@ -67,6 +83,8 @@ pub struct ChessSearcher {
 /// One search: the variant's tables and the node count.
 struct Search<'a> {
     variant: &'a Variant,
+    stop: Option<&'a dyn Fn() -> bool>,
+    stopped: bool,
     values: Vec<i32>,
     /// Per square, how central it is (0 at the rim, more towards the middle).
     centre: Vec<i32>,
@@ -85,12 +103,19 @@ impl ChessSearcher {
 
     /// A move for the side to move, or `None` if the game is over.
     pub fn choose(&mut self, game: &Chess) -> Option<Choice<UciMove>> {
+        let limits = Limits { depth: self.level.depth, nodes: self.level.nodes, stop: None };
+        self.search(game, &limits).map(|search| search.choice)
+    }
+
+    /// The same within `limits` instead of the level's depth and nodes (its noise and blunders
+    /// still apply).
+    pub fn search(&mut self, game: &Chess, limits: &Limits) -> Option<ChessSearch> {
         if game.status().is_over() {
             return None;
         }
         let variant = game.variant();
         let root = game.position();
-        let mut search = Search::new(variant, self.level.nodes);
+        let mut search = Search::new(variant, limits.nodes, limits.stop);
         // Root moves in name order (as the game lists them), each with the game it leads to, so
         // that draws by repetition count at the root.
         let mut moves: Vec<(UciMove, Move, i32)> = game
@@ -116,7 +141,7 @@ impl ChessSearcher {
         let mut best = 0;
         let mut best_score = -MATE;
         let mut depth_done = 0;
-        for depth in 1..=self.level.depth {
+        for depth in 1..=limits.depth.max(1) {
             let mut alpha = -MATE - 1;
             let mut iteration_best = None;
             // The last iteration's best first: the likeliest to cut the others short.
@@ -163,7 +188,8 @@ impl ChessSearcher {
             confidence: f32::from(depth_done),
             value: expected_score(best_score),
         };
-        Some(Choice { mv: moves.swap_remove(chosen).0, stats, blundered })
+        let choice = Choice { mv: moves.swap_remove(chosen).0, stats, blundered };
+        Some(ChessSearch { choice, depth: depth_done, score: best_score })
     }
 }
 
@@ -174,7 +200,7 @@ fn expected_score(centipawns: i32) -> f32 {
 }
 
 impl<'a> Search<'a> {
-    fn new(variant: &'a Variant, budget: u64) -> Search<'a> {
+    fn new(variant: &'a Variant, budget: u64, stop: Option<&'a dyn Fn() -> bool>) -> Search<'a> {
         let (files, ranks) = (variant.files() as i32, variant.ranks() as i32);
         let centre = (0..Position::square_count(variant) as i32)
             .map(|sq| {
@@ -182,11 +208,21 @@ impl<'a> Search<'a> {
                 (f.min(files - 1 - f)).min(r.min(ranks - 1 - r))
             })
             .collect();
-        Search { variant, values: variant.piece_values(), centre, nodes: 0, budget }
+        Search { variant, stop, stopped: false, values: variant.piece_values(), centre, nodes: 0, budget }
     }
 
     fn out_of_budget(&self) -> bool {
-        self.nodes >= self.budget
+        self.stopped || self.nodes >= self.budget
+    }
+
+    /// Counts a node, and every 1,024 nodes asks whether to stop.
+    fn visit(&mut self) {
+        self.nodes += 1;
+        if self.nodes % 1024 == 0 {
+            if let Some(stop) = self.stop {
+                self.stopped = stop();
+            }
+        }
     }
 
     /// The position's worth for the side to move, in centipawns.
@@ -215,7 +251,7 @@ impl<'a> Search<'a> {
     }
 
     fn negamax(&mut self, position: &Position, depth: u8, ply: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
+        self.visit();
         if self.out_of_budget() {
             return 0;
         }
@@ -246,7 +282,7 @@ impl<'a> Search<'a> {
     /// Captures and promotions only, until the position is quiet; standing pat is allowed (except
     /// in check, where every move is looked at).
     fn quiescence(&mut self, position: &Position, ply: i32, depth: u8, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
+        self.visit();
         let in_check = position.in_check(self.variant);
         if !in_check {
             let stand = self.evaluate(position);

@@ -28,7 +28,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Game, Seat, Status};
-pub use chess::{ChessLevel, ChessSearcher};
+pub use chess::{ChessLevel, ChessSearch, ChessSearcher, Limits};
 pub use go::scoring_move;
 pub use mcts::{Mcts, SearchStats};
 pub use player::{AiError, AnyPlayer, JsonChoice};
