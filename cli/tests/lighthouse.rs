@@ -1,6 +1,7 @@
 //! Lighthouse (12.8, its mobile defaults: simulated slow 4G, a 4x slower CPU) on every kind of page
 //! the site has, against `tabula serve` with the built site: the home, each game's page, each local
-//! game, and rooms of each game kind as a player and as a spectator. Fails below 100 for
+//! game and each game against the computer, a Triplex level, and rooms of each game kind as a
+//! player and as a spectator. Fails below 100 for
 //! accessibility, best practices or SEO, or below 90 for performance; writes the table to
 //! `target/lighthouse.md` (docs/PERFORMANCE.md keeps it).
 //!
@@ -81,6 +82,11 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
     for game in ["popucom", "go", "edges", "chess"] {
         pages.push(json!({"name": format!("{game} local game"), "url": format!("{base}/{game}/local")}));
     }
+    // Playing the computer (the player moves first; the page starts the computer's worker).
+    for game in ["popucom", "go", "edges", "chess"] {
+        let url = format!("{base}/{game}/local?computer=3");
+        pages.push(json!({"name": format!("{game} against the computer"), "url": url}));
+    }
     // A Triplex level of the widest size, with the most pieces of its size.
     let widest = tabula_core::triplex::catalog::shipped().iter().enumerate().filter(|(_, l)| l.w == 12);
     let (index, _) = widest.max_by_key(|(_, l)| l.pieces.len()).expect("12 x 3 levels");
@@ -99,6 +105,7 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
     // computer) fails here until it is added above.
     let file_of = |url: &str| {
         let path = url.strip_prefix(base.as_str()).unwrap_or(url);
+        let path = path.split('?').next().unwrap_or(path);
         match path.trim_start_matches('/') {
             "" => "index".to_owned(),
             room if room.starts_with("room/") => "room".to_owned(),
