@@ -61,18 +61,15 @@ pub struct Mcts<G: Searchable> {
     root_state: G,
     nodes: Vec<Node<G::Move>>,
     rave: bool,
-    /// Playouts with the game's own policy (`Searchable::guided_playout`) rather than uniform ones.
-    guided: bool,
     /// Moves seen in the current playout, per seat, as bit sets over the game's keys.
     seen: [Vec<u64>; 2],
 }
 
 impl<G: Searchable> Mcts<G> {
-    pub fn new(root_state: G, rave: bool, guided: bool) -> Self {
+    pub fn new(root_state: G, rave: bool) -> Self {
         let words = root_state.key_space().div_ceil(64);
         let mover = root_state.status().to_move().map_or(Seat::Two, Seat::other);
-        let seen = [vec![0; words], vec![0; words]];
-        Mcts { root_state, nodes: vec![Node::new(None, mover, None)], rave, guided, seen }
+        Mcts { root_state, nodes: vec![Node::new(None, mover, None)], rave, seen: [vec![0; words], vec![0; words]] }
     }
 
     /// Runs `playouts` more playouts from the root.
@@ -156,8 +153,7 @@ impl<G: Searchable> Mcts<G> {
             set.fill(0);
         }
         let seen = &mut self.seen;
-        let mut played = |seat: Seat, key: usize| seen[seat.index()][key / 64] |= 1 << (key % 64);
-        let reward = if self.guided { state.guided_playout(rng, &mut played) } else { state.playout(rng, &mut played) };
+        let reward = state.playout(rng, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
         self.backpropagate(path, reward);
     }
 

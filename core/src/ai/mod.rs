@@ -56,13 +56,6 @@ pub trait Searchable: Game {
     /// (1 win, 0.5 draw, 0 loss, or between where a playout is cut short and judged), calling
     /// `played(seat, key)` for each keyed move of the playout.
     fn playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(Seat, usize)) -> f32;
-
-    /// A playout with what the game knows about good moves (POPUCOM: make a line when one can),
-    /// for the levels; [`Searchable::playout`] stays uniform for the plain-UCT yardstick. By default
-    /// the same.
-    fn guided_playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(Seat, usize)) -> f32 {
-        self.playout(rng, played)
-    }
 }
 
 /// Seat one's reward for a finished game.
@@ -85,8 +78,6 @@ pub struct Level {
     pub blunder: f32,
     /// Whether the search shares statistics between equal moves (RAVE); off for a plain UCT.
     pub rave: bool,
-    /// Whether playouts follow the game's policy (`Searchable::guided_playout`); off for a plain UCT.
-    pub guided: bool,
 }
 
 impl Level {
@@ -106,13 +97,13 @@ impl Level {
             4 => (top / 6, 0.0),
             _ => (top, 0.0),
         };
-        Level { number, playouts: playouts.max(16), blunder, rave: true, guided: true }
+        Level { number, playouts: playouts.max(16), blunder, rave: true }
     }
 
     /// A plain UCT player with uniform playouts and no RAVE: the yardstick the levels are measured
     /// against.
     pub fn plain_uct(playouts: u32) -> Level {
-        Level { number: 0, playouts, blunder: 0.0, rave: false, guided: false }
+        Level { number: 0, playouts, blunder: 0.0, rave: false }
     }
 }
 
@@ -167,7 +158,7 @@ impl<G: Searchable> Searcher<G> {
             let since = history.strip_prefix(moves.as_slice())?;
             since.iter().try_fold(tree, |tree, mv| tree.descend(mv))
         });
-        let mut tree = kept.unwrap_or_else(|| Mcts::new(game.clone(), self.level.rave, self.level.guided));
+        let mut tree = kept.unwrap_or_else(|| Mcts::new(game.clone(), self.level.rave));
         let stats = tree.search(self.level.playouts, &mut self.rng);
         let best = tree.best_move().expect("a game with candidates has a best move");
         let blundered = self.level.blunder > 0.0 && self.rng.random::<f32>() < self.level.blunder;
