@@ -7,21 +7,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
-use tabula_core::ai::{AnyPlayer, JsonChoice};
+use tabula_core::ai::{error_reply, AiRequest, AnyPlayer};
 use tabula_core::{GameKind, Seat};
-
-/// One request of `tabula ai`: the game so far, and optionally which seat to answer for (Go's
-/// scoring phase, where either acts).
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Request {
-    #[serde(default)]
-    config: Value,
-    #[serde(default)]
-    moves: Vec<Value>,
-    #[serde(default)]
-    seat: Option<u8>,
-}
 
 /// Reads one request per line and writes one answer per line; a bad line gets
 /// `{"error": {"code", "message"}}` and the player goes on with the next.
@@ -33,15 +20,9 @@ pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut outp
             continue;
         }
         let start = Instant::now();
-        let reply = match serde_json::from_str::<Request>(&line) {
-            Err(error) => json!({"error": {"code": "bad_request", "message": error.to_string()}}),
-            Ok(request) => {
-                let seat = request.seat.and_then(Seat::from_number);
-                match player.choose(&request.config, &request.moves, seat) {
-                    Ok(choice) => JsonChoice::answer(choice.as_ref(), start.elapsed().as_secs_f64() * 1000.0),
-                    Err(error) => json!({"error": {"code": error.code(), "message": error.to_string()}}),
-                }
-            }
+        let reply = match serde_json::from_str::<AiRequest>(&line) {
+            Err(error) => error_reply("bad_request", &error.to_string()),
+            Ok(request) => player.reply(&request, || start.elapsed().as_secs_f64() * 1000.0),
         };
         serde_json::to_writer(&mut output, &reply)?;
         output.write_all(b"\n")?;

@@ -31,7 +31,7 @@ use crate::game::{Game, Seat, Status};
 pub use chess::{ChessLevel, ChessSearch, ChessSearcher, Limits};
 pub use go::scoring_move;
 pub use mcts::{Mcts, SearchStats};
-pub use player::{AiError, AnyPlayer, JsonChoice};
+pub use player::{error_reply, AiError, AiRequest, AnyPlayer, JsonChoice};
 
 /// The generator every search draws from.
 pub type AiRng = Xoshiro256PlusPlus;

@@ -108,9 +108,31 @@ impl AnyPlayer {
     }
 }
 
-impl JsonChoice {
-    /// The answer as `tabula ai` and the browser's worker write it, with how long it took.
-    pub fn answer(choice: Option<&JsonChoice>, ms: f64) -> Value {
+/// One request of the JSON protocol (`tabula ai`, the browser's worker): the game so far, and
+/// optionally which seat to answer for (Go's scoring phase, where either acts).
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AiRequest {
+    #[serde(default)]
+    pub config: Value,
+    #[serde(default)]
+    pub moves: Vec<Value>,
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+impl AnyPlayer {
+    /// The protocol's answer to `request`: `{"move", "ms", "playouts", "nodes", "value",
+    /// "blundered"}` (`"move": null` when it has nothing to do), or `{"error": {"code",
+    /// "message"}}`. `elapsed_ms` reads the caller's clock once the search is done (the engine
+    /// reads none).
+    pub fn reply(&mut self, request: &AiRequest, elapsed_ms: impl FnOnce() -> f64) -> Value {
+        let seat = request.seat.and_then(Seat::from_number);
+        let choice = match self.choose(&request.config, &request.moves, seat) {
+            Ok(choice) => choice,
+            Err(error) => return error_reply(error.code(), &error.to_string()),
+        };
+        let ms = elapsed_ms();
         match choice {
             None => serde_json::json!({"move": null, "ms": ms}),
             Some(choice) => serde_json::json!({
@@ -123,6 +145,11 @@ impl JsonChoice {
             }),
         }
     }
+}
+
+/// The protocol's refusal of a request.
+pub fn error_reply(code: &str, message: &str) -> Value {
+    serde_json::json!({"error": {"code": code, "message": message}})
 }
 
 fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {

@@ -8,6 +8,9 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tabula_core::Game;
+
+use super::History;
 
 /// A computer opponent in a local game: its level (1 to 5), the seat it plays, and the seed of its
 /// random choices, so that a game against it replays the same.
@@ -51,18 +54,20 @@ pub enum Reply {
     Failed(String),
 }
 
-/// Asks for a move for `seat` (or the side to move) at `level` in the game of `game` with `config`
-/// after `moves`; `on_reply` gets the answer.
-pub fn ask(
+/// Asks for a move for `seat` (or the side to move) at `level` in `game` (its name) as `history`
+/// has it; `on_reply` gets the answer.
+pub fn ask<G: Game>(
     game: &str,
+    history: &History<G>,
     level: u8,
     seed: u64,
-    config: &Value,
-    moves: Vec<Value>,
     seat: Option<u8>,
     on_reply: impl FnOnce(Reply) + 'static,
 ) {
-    let request = json!({"game": game, "level": level, "seed": seed, "config": config, "moves": moves, "seat": seat});
+    let request = json!({
+        "game": game, "level": level, "seed": seed,
+        "request": {"config": history.config(), "moves": history.moves_json(), "seat": seat},
+    });
     WORKER.with_borrow_mut(|worker| {
         if worker.is_none() {
             *worker = Channel::start();
@@ -135,7 +140,7 @@ impl Channel {
 
         let window: wasm_bindgen::JsValue = crate::browser::window()?.into();
         let files = js_sys::Reflect::get(&window, &"tabulaAi".into()).ok()?;
-        let files: Vec<String> = serde_wasm_files(&files)?;
+        let files: Vec<String> = ai_files(&files)?;
         let origin = crate::browser::origin();
         let script = format!(
             "import init, {{ answer }} from \"{origin}{}\";\n\
@@ -193,7 +198,7 @@ impl Channel {
 
 /// The two file names of `window.tabulaAi` (`[js, wasm]`).
 #[cfg(target_arch = "wasm32")]
-fn serde_wasm_files(value: &wasm_bindgen::JsValue) -> Option<Vec<String>> {
+fn ai_files(value: &wasm_bindgen::JsValue) -> Option<Vec<String>> {
     let array: &js_sys::Array = wasm_bindgen::JsCast::dyn_ref(value)?;
     let files: Vec<String> = array.iter().filter_map(|f| f.as_string()).collect();
     (files.len() == 2).then_some(files)

@@ -41,6 +41,11 @@ impl<G: Game> History<G> {
         &self.moves
     }
 
+    /// The moves in their JSON shapes (as saved, and as the computer player reads them).
+    pub fn moves_json(&self) -> Vec<Value> {
+        self.moves.iter().filter_map(|m| serde_json::to_value(m).ok()).collect()
+    }
+
     pub fn len(&self) -> usize {
         self.moves.len()
     }

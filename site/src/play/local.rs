@@ -62,7 +62,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
 
     Effect::new(move |_| {
         history.with(|h| {
-            let moves = h.moves().iter().filter_map(|m| serde_json::to_value(m).ok()).collect();
+            let moves = h.moves_json();
             storage::save_game(U::SLUG.name(), &SavedGame { config: h.config().clone(), moves, computer });
         })
     });
@@ -114,40 +114,31 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
 
     // The computer's turn: ask the worker, and play its answer if the game is still where it was
     // asked (a takeback or a new game since cancels the request).
-    let thinking = RwSignal::new(false);
-    let asked = StoredValue::new(0u64);
+    // The request in flight (0: none); the computer is thinking while there is one.
+    let asked = RwSignal::new(0u64);
+    let thinking = move || asked.get() != 0;
     // The length at which the computer had nothing to play (Go's scoring, accepted): not asked again.
     let declined = StoredValue::new(None::<usize>);
     if computer.is_some() {
         computer::warm_up();
     }
-    let moves_json = move |h: &History<U::G>| h.moves().iter().filter_map(|m| serde_json::to_value(m).ok()).collect();
     Effect::new(move |_| {
         let Some(opponent) = computer else { return };
         let len = history.with(History::len);
-        if to_move.get().is_none() || to_move.get() != computer_seat || asked.get_value() != 0 {
+        if to_move.get().is_none() || to_move.get() != computer_seat || asked.get_untracked() != 0 {
             return;
         }
         if declined.get_value() == Some(len) {
             return;
         }
         let request = browser::random_u64() | 1;
-        asked.set_value(request);
-        thinking.set(true);
-        let (config, moves) = history.with_untracked(|h| (h.config().clone(), moves_json(h)));
-        computer::ask(
-            U::SLUG.name(),
-            opponent.level,
-            opponent.seed,
-            &config,
-            moves,
-            Some(opponent.seat),
-            move |reply| {
-                if asked.get_value() != request {
+        asked.set(request);
+        history.with_untracked(|h| {
+            computer::ask(U::SLUG.name(), h, opponent.level, opponent.seed, Some(opponent.seat), move |reply| {
+                if asked.get_untracked() != request {
                     return;
                 }
-                asked.set_value(0);
-                thinking.set(false);
+                asked.set(0);
                 match reply {
                     Reply::Move(mv) => match serde_json::from_value(mv) {
                         Ok(mv) if history.with_untracked(History::len) == len => commit(mv),
@@ -158,35 +149,36 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                         message.set(Some(i18n.t_with("computer-failed", &[("reason", reason.into())])))
                     }
                 }
-            },
-        );
+            })
+        });
     });
     let cancel_thinking = move || {
-        asked.set_value(0);
+        asked.set(0);
         declined.set_value(None);
-        thinking.set(false);
     };
     // A hint: the computer's suggestion at a middle level for the player to move, in words.
     let hinting = RwSignal::new(false);
     let hint = move |_| {
         let Some(seat) = acting.get_untracked() else { return };
-        let (config, moves, len) = history.with_untracked(|h| (h.config().clone(), moves_json(h), h.len()));
+        let len = history.with_untracked(History::len);
         hinting.set(true);
         let seed = browser::random_u64();
-        computer::ask(U::SLUG.name(), HINT_LEVEL, seed, &config, moves, Some(seat.number()), move |reply| {
-            hinting.set(false);
-            if history.with_untracked(History::len) != len {
-                return;
-            }
-            let said = match reply {
-                Reply::Move(mv) => serde_json::from_value::<<U::G as Game>::Move>(mv)
-                    .ok()
-                    .map(|mv| history.with_untracked(|h| U::notation(h.position(len), &mv)))
-                    .map(|text| i18n.t_with("hint-said", &[("move", text.into())])),
-                Reply::Nothing => None,
-                Reply::Failed(reason) => Some(i18n.t_with("computer-failed", &[("reason", reason.into())])),
-            };
-            message.set(said);
+        history.with_untracked(|h| {
+            computer::ask(U::SLUG.name(), h, HINT_LEVEL, seed, Some(seat.number()), move |reply| {
+                hinting.set(false);
+                if history.with_untracked(History::len) != len {
+                    return;
+                }
+                let said = match reply {
+                    Reply::Move(mv) => serde_json::from_value::<<U::G as Game>::Move>(mv)
+                        .ok()
+                        .map(|mv| history.with_untracked(|h| U::notation(h.position(len), &mv)))
+                        .map(|text| i18n.t_with("hint-said", &[("move", text.into())])),
+                    Reply::Nothing => None,
+                    Reply::Failed(reason) => Some(i18n.t_with("computer-failed", &[("reason", reason.into())])),
+                };
+                message.set(said);
+            })
         });
     };
     let act = Callback::new(move |mv| offer(mv, false));
@@ -229,7 +221,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                 {i18n.t_with("computer-line", &[("colour", colour.into()), ("level", opponent.level.to_string().into())])}
                 " "
                 <span class="thinking" role="status" id="thinking">
-                    {move || thinking.get().then(|| i18n.t("computer-thinking"))}
+                    {move || thinking().then(|| i18n.t("computer-thinking"))}
                 </span>
             </p>
         }
@@ -264,7 +256,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                             h.truncate(count)
                         });
                     }>{tr("take-back-one")}</button>
-                <button class="button" id="hint" disabled=move || acting.get().is_none() || hinting.get() || thinking.get()
+                <button class="button" id="hint" disabled=move || acting.get().is_none() || hinting.get() || thinking()
                     on:click=hint>{tr("hint")}</button>
                 <Show when=move || result.get().is_none()>
                     <button class="button" id="resign"
