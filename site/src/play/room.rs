@@ -140,6 +140,10 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
             }
             return false;
         }
+        // The same room again (a seat re-attached, a poll answered in full): nothing to redraw.
+        if room.with_untracked(|r| r.as_ref() == Some(view)) {
+            return true;
+        }
         let moves: Result<Vec<<U::G as Game>::Move>, _> =
             view.moves.iter().map(|m| serde_json::from_value(m.clone())).collect();
         let synced = moves.map_err(|e| e.to_string()).and_then(|moves| {
