@@ -24,12 +24,40 @@ const NOT_BUILT: &str = "<!doctype html><meta charset=utf-8><title>Tabula</title
 
 pub fn run(options: ServeOptions) -> Result<()> {
     tabula_api::function::init_logging();
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // Few blocking threads: the SQLite store serialises on one connection anyway, and with glibc
+    // each thread that allocates may get an arena of its own that keeps its freed memory.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(BLOCKING_THREADS)
+        .build()
+        .context("starting the async runtime")?;
     runtime.block_on(serve(options))
+}
+
+/// Threads for blocking work (SQLite calls, reading the site's files).
+const BLOCKING_THREADS: usize = 8;
+
+/// How often freed heap memory is handed back to the system.
+const TRIM_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// glibc keeps freed memory in its arenas for reuse, so a long-running server's resident memory
+/// only ever grows toward its busiest moment; trimming now and then returns the free pages. Other
+/// allocators return memory themselves.
+fn trim_heap_now_and_then() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    tokio::spawn(async {
+        let mut every = tokio::time::interval(TRIM_EVERY);
+        loop {
+            every.tick().await;
+            // SAFETY: malloc_trim only releases free memory; it is safe to call from any thread.
+            unsafe { libc::malloc_trim(0) };
+        }
+    });
 }
 
 async fn serve(options: ServeOptions) -> Result<()> {
     let state = state_from_env(&Deployment::Local { data_file: options.data.clone() })?;
+    trim_heap_now_and_then();
     let store = if std::env::var_os("SUPABASE_URL").is_some() || std::env::var_os("SUPABASE_REST_URL").is_some() {
         "Supabase (PostgREST)".to_owned()
     } else {
