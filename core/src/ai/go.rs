@@ -1,10 +1,13 @@
-//! Go for the search: a board point is the same move wherever it is played, playouts are the
-//! engine's light ones (no filling of one's own eyes) scored by area, and the tree never fills its
-//! own eyes or resigns. The scoring phase is not searched: [`scoring_move`] answers it.
+//! Go for the search: a board point is the same move wherever it is played, playouts answer the
+//! last move's ataris (capture, escape) and are otherwise the engine's light ones (no filling of
+//! one's own eyes), scored by area; the tree never fills its own eyes or resigns. The scoring
+//! phase is not searched: [`scoring_move`] answers it.
+
+use rand::RngCore;
 
 use super::{AiRng, Searchable};
 use crate::game::{Game, Seat};
-use crate::go::{tromp_taylor, Go, GoMove, Scoring, MAX_POINTS};
+use crate::go::{opponent, tromp_taylor, Board, Go, GoMove, Scoring, BLACK, EMPTY, MAX_POINTS, WHITE};
 
 impl Searchable for Go {
     fn key_space(&self) -> usize {
@@ -37,14 +40,18 @@ impl Searchable for Go {
         if let Some(reward) = super::reward(&self.status()) {
             return reward;
         }
-        // Two passes end the search's game: the board is counted as it stands.
-        let end = if self.scoring().is_some() {
-            self.board().clone()
-        } else {
-            let mut seat_played = |colour: u8, point: usize| played(Seat::from_number(colour).expect("1 or 2"), point);
-            Go::playout_recording(self.board(), self.to_move(), rng, &mut seat_played).0
+        // Two passes end the search's game: the board is counted as a referee would, without the
+        // stones the engine's proposal (made when the second pass was played) calls dead. Counted
+        // as it stands, a hopeless group inside the opponent's area would count as alive and the
+        // search would pass while losing everything.
+        let score = match self.scoring() {
+            Some(marking) => marking.score(self.board(), self.config().komi),
+            None => {
+                let mut seat_played =
+                    |colour: u8, point: usize| played(Seat::from_number(colour).expect("1 or 2"), point);
+                tromp_taylor(&playout(self.board(), self.to_move(), rng, &mut seat_played), self.config().komi)
+            }
         };
-        let score = tromp_taylor(&end, self.config().komi);
         if score.black > score.white {
             1.0
         } else if score.white > score.black {
@@ -53,6 +60,63 @@ impl Searchable for Go {
             0.5
         }
     }
+}
+
+/// Plays on from `board` with `colour` to move until two passes (or three moves per point), telling
+/// `played(colour, point)` each stone; returns the final board.
+fn playout(board: &Board, colour: u8, rng: &mut AiRng, played: &mut dyn FnMut(u8, usize)) -> Board {
+    let mut board = board.clone();
+    let (mut colour, mut last) = (colour, None);
+    let (mut passes, mut moves) = (0, 0);
+    let limit = 3 * board.size() * board.size();
+    while passes < 2 && moves < limit {
+        match playout_point(&board, colour, last, rng) {
+            Some(point) => {
+                played(colour, point);
+                board.place(point, colour);
+                (passes, last) = (0, Some(point));
+            }
+            None => {
+                board.clear_ko();
+                (passes, last) = (passes + 1, None);
+            }
+        }
+        moves += 1;
+        colour = opponent(colour);
+    }
+    board
+}
+
+/// The playouts' move: what a player sees at once around the last move (taking a group it left in
+/// atari, saving one's own group it put in atari by a move that gains liberties), else the light
+/// policy's uniform random point. Without these, random playouts let big groups die for nothing
+/// and misjudge every fight.
+fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng) -> Option<usize> {
+    if let Some(last) = last {
+        let mut urgent = [0usize; 5];
+        let mut count = 0;
+        for point in std::iter::once(last).chain(board.neighbours(last)) {
+            let stone = board.colour(point);
+            if stone != BLACK && stone != WHITE {
+                continue;
+            }
+            let Some(liberty) = board.atari_liberty(board.group_of(point)) else { continue };
+            let worth_it = stone != colour
+                || board.neighbours(liberty).into_iter().filter(|&n| board.colour(n) == EMPTY).count() >= 2;
+            if worth_it
+                && board.ko() != Some(liberty)
+                && !board.is_suicide(liberty, colour)
+                && !urgent[..count].contains(&liberty)
+            {
+                urgent[count] = liberty;
+                count += 1;
+            }
+        }
+        if count > 0 {
+            return Some(urgent[((rng.next_u32() as u64 * count as u64) >> 32) as usize]);
+        }
+    }
+    Go::random_point(board, colour, rng)
 }
 
 /// The computer's move as `seat` in the scoring phase: bring the marking to the engine's own
@@ -66,4 +130,48 @@ pub fn scoring_move(game: &Go, seat: Seat) -> Option<GoMove> {
         return Some(GoMove::Toggle { at: game.vertex_of(point), colour });
     }
     (!scoring.accepted(seat.number())).then_some(GoMove::Accept { colour })
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::go::GoConfig;
+
+    /// The position after `moves` (alternating from black) and the point of `vertex`.
+    fn after(moves: &[&str]) -> Go {
+        let mut game = Go::new(GoConfig::default()).unwrap();
+        for text in moves {
+            game.play(&GoMove::Play { at: text.parse().unwrap(), colour: None }).unwrap();
+        }
+        game
+    }
+
+    fn playout_choices(game: &Go, last: &str) -> Vec<usize> {
+        let last = game.point_of(last.parse().unwrap());
+        (0..20)
+            .map(|seed| playout_point(game.board(), game.to_move(), last, &mut AiRng::seed_from_u64(seed)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn playouts_take_a_group_the_last_move_left_in_atari() {
+        // White's E4 has only E5 left.
+        let game = after(&["D4", "A1", "F4", "A2", "E3", "E4"]);
+        let e5 = game.point_of("E5".parse().unwrap()).unwrap();
+        assert_eq!(game.board().atari_liberty(game.board().group_of(game.point_of("E4".parse().unwrap()).unwrap())), Some(e5));
+        assert!(playout_choices(&game, "E4").iter().all(|&p| p == e5));
+    }
+
+    #[test]
+    fn playouts_save_a_stone_the_last_move_put_in_atari_and_otherwise_play_anywhere() {
+        // Black's E6 leaves White's E5 only E4, which has three empty neighbours.
+        let game = after(&["D5", "E5", "F5", "A1", "E6"]);
+        let e4 = game.point_of("E4".parse().unwrap()).unwrap();
+        assert!(playout_choices(&game, "E6").iter().all(|&p| p == e4));
+        // With the last move far away, the choice is the light policy's, so it varies.
+        let far = playout_choices(&game, "A1");
+        assert!(far.iter().any(|&p| p != far[0]), "the same point for every seed: {far:?}");
+    }
 }

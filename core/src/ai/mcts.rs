@@ -26,33 +26,34 @@ pub struct SearchStats {
     pub value: f32,
 }
 
-struct Node<M> {
-    /// The move that led here (`None` at the root) and who made it.
-    mv: Option<M>,
+/// A move searched from a node, with its statistics. A node's edges sit side by side, so
+/// choosing among them and crediting their shared statistics reads one small array (the nodes
+/// they lead to are scattered over the arena, in the order they were made).
+struct Edge<M> {
+    mv: M,
+    /// Who makes the move.
     mover: Seat,
     key: Option<u32>,
-    children: Vec<u32>,
-    /// Candidate moves not yet given a child; computed on the node's second visit.
-    untried: Option<Vec<M>>,
+    /// The node of the position after the move.
+    child: u32,
     visits: u32,
     wins: f32,
+    /// `1 / sqrt(max(visits, 1))`, kept up to date so choosing needs no square root per edge.
+    inv_sqrt_visits: f32,
     shared_visits: u32,
     shared_wins: f32,
 }
 
+struct Node<M> {
+    edges: Vec<Edge<M>>,
+    /// Candidate moves not yet given an edge; computed on the node's second visit.
+    untried: Option<Vec<M>>,
+    visits: u32,
+}
+
 impl<M> Node<M> {
-    fn new(mv: Option<M>, mover: Seat, key: Option<u32>) -> Self {
-        Node {
-            mv,
-            mover,
-            key,
-            children: Vec::new(),
-            untried: None,
-            visits: 0,
-            wins: 0.0,
-            shared_visits: 0,
-            shared_wins: 0.0,
-        }
+    fn new() -> Self {
+        Node { edges: Vec::new(), untried: None, visits: 0 }
     }
 }
 
@@ -68,8 +69,7 @@ pub struct Mcts<G: Searchable> {
 impl<G: Searchable> Mcts<G> {
     pub fn new(root_state: G, rave: bool) -> Self {
         let words = root_state.key_space().div_ceil(64);
-        let mover = root_state.status().to_move().map_or(Seat::Two, Seat::other);
-        Mcts { root_state, nodes: vec![Node::new(None, mover, None)], rave, seen: [vec![0; words], vec![0; words]] }
+        Mcts { root_state, nodes: vec![Node::new()], rave, seen: [vec![0; words], vec![0; words]] }
     }
 
     /// Runs `playouts` more playouts from the root.
@@ -79,54 +79,48 @@ impl<G: Searchable> Mcts<G> {
             self.iterate(&mut path, rng);
         }
         let root = &self.nodes[0];
-        let best = self.best_child();
-        let (confidence, value) = best.map_or((0.0, 0.5), |child| {
-            let child = &self.nodes[child as usize];
-            (child.visits as f32 / root.visits.max(1) as f32, child.wins / child.visits.max(1) as f32)
+        let (confidence, value) = self.best_edge().map_or((0.0, 0.5), |best| {
+            (best.visits as f32 / root.visits.max(1) as f32, best.wins / best.visits.max(1) as f32)
         });
         SearchStats { playouts, nodes: self.nodes.len() as u32, confidence, value }
     }
 
     /// The most visited move at the root, if any was searched.
     pub fn best_move(&self) -> Option<G::Move> {
-        self.best_child().and_then(|child| self.nodes[child as usize].mv.clone())
+        self.best_edge().map(|edge| edge.mv.clone())
     }
 
-    fn best_child(&self) -> Option<u32> {
-        // Ties go to the first child, so the choice depends only on the search.
-        let children = &self.nodes[0].children;
-        children.iter().copied().reduce(|best, c| {
-            if self.nodes[c as usize].visits > self.nodes[best as usize].visits {
-                c
-            } else {
-                best
-            }
-        })
+    fn best_edge(&self) -> Option<&Edge<G::Move>> {
+        // Ties go to the first edge, so the choice depends only on the search.
+        self.nodes[0].edges.iter().reduce(|best, e| if e.visits > best.visits { e } else { best })
     }
 
     /// The tree below `mv` (the position after it), or `None` if the search never tried `mv`.
     pub fn descend(mut self, mv: &G::Move) -> Option<Self> {
-        let child = self.nodes[0].children.iter().copied().find(|&c| self.nodes[c as usize].mv.as_ref() == Some(mv))?;
+        let child = self.nodes[0].edges.iter().find(|e| &e.mv == mv)?.child;
         self.root_state.play_unchecked(mv);
-        // Copy the subtree out in breadth-first order, renumbering its children.
+        // Copy the subtree out in breadth-first order, renumbering the edges' nodes.
         let mut old: Vec<Option<Node<G::Move>>> = self.nodes.into_iter().map(Some).collect();
         let mut nodes = Vec::new();
         let mut queue = std::collections::VecDeque::from([child]);
         while let Some(index) = queue.pop_front() {
             let mut node = old[index as usize].take().expect("a tree has no shared nodes");
             let first = (nodes.len() + queue.len() + 1) as u32;
-            queue.extend(node.children.iter().copied());
-            node.children = (first..first + node.children.len() as u32).collect();
+            for (i, edge) in node.edges.iter_mut().enumerate() {
+                queue.push_back(edge.child);
+                edge.child = first + i as u32;
+            }
             nodes.push(node);
         }
         self.nodes = nodes;
         Some(self)
     }
 
-    fn iterate(&mut self, path: &mut Vec<u32>, rng: &mut AiRng) {
+    /// One playout: down the tree by [`Mcts::select`], one new edge, a playout, and the result
+    /// credited along the way. `path` holds (node, edge) pairs.
+    fn iterate(&mut self, path: &mut Vec<(u32, u32)>, rng: &mut AiRng) {
         let mut state = self.root_state.clone();
         path.clear();
-        path.push(0);
         let mut node = 0usize;
         loop {
             if self.nodes[node].visits > 0 && self.nodes[node].untried.is_none() {
@@ -139,71 +133,96 @@ impl<G: Searchable> Mcts<G> {
                 let key = state.move_key(&mv).map(|k| k as u32);
                 state.play_unchecked(&mv);
                 let child = self.nodes.len() as u32;
-                self.nodes.push(Node::new(Some(mv), mover, key));
-                self.nodes[node].children.push(child);
-                path.push(child);
+                self.nodes.push(Node::new());
+                let edges = &mut self.nodes[node].edges;
+                path.push((node as u32, edges.len() as u32));
+                edges.push(Edge {
+                    mv,
+                    mover,
+                    key,
+                    child,
+                    visits: 0,
+                    wins: 0.0,
+                    inv_sqrt_visits: 1.0,
+                    shared_visits: 0,
+                    shared_wins: 0.0,
+                });
+                node = child as usize;
                 break;
             }
-            let Some(child) = self.select(node) else { break };
-            state.play_unchecked(self.nodes[child as usize].mv.as_ref().expect("children have moves"));
-            path.push(child);
-            node = child as usize;
+            let Some(edge) = self.select(node) else { break };
+            let edge_ref = &self.nodes[node].edges[edge];
+            state.play_unchecked(&edge_ref.mv);
+            path.push((node as u32, edge as u32));
+            node = edge_ref.child as usize;
         }
         for set in &mut self.seen {
             set.fill(0);
         }
         let seen = &mut self.seen;
         let reward = state.playout(rng, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
+        self.nodes[node].visits += 1;
         self.backpropagate(path, reward);
     }
 
-    /// The child of `node` to explore next: the best blend of its own mean, its shared (RAVE) mean
+    /// The edge of `node` to explore next: the best blend of its own mean, its shared (RAVE) mean
     /// and an exploration bonus.
-    fn select(&self, node: usize) -> Option<u32> {
+    fn select(&self, node: usize) -> Option<usize> {
         let parent = &self.nodes[node];
-        let log_visits = ln(parent.visits.max(1));
         let exploration = if self.rave { RAVE_EXPLORATION } else { UCT_EXPLORATION };
-        let score = |child: u32| {
-            let child = &self.nodes[child as usize];
-            let n = child.visits.max(1) as f32;
-            let mean = child.wins / n;
-            let blended = if self.rave && child.shared_visits > 0 {
-                let shared = child.shared_visits as f32;
+        let bonus = exploration * ln(parent.visits.max(1)).sqrt();
+        let score = |edge: &Edge<G::Move>| {
+            let n = edge.visits.max(1) as f32;
+            let mean = edge.wins / n;
+            let blended = if self.rave && edge.shared_visits > 0 {
+                let shared = edge.shared_visits as f32;
                 let beta = shared / (n + shared + RAVE_BIAS * n * shared);
-                (1.0 - beta) * mean + beta * (child.shared_wins / shared)
+                (1.0 - beta) * mean + beta * (edge.shared_wins / shared)
             } else {
                 mean
             };
-            blended + exploration * (log_visits / n).sqrt()
+            blended + bonus * edge.inv_sqrt_visits
         };
-        parent.children.iter().copied().reduce(|best, c| if score(c) > score(best) { c } else { best })
+        let mut best = None;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, edge) in parent.edges.iter().enumerate() {
+            let s = score(edge);
+            if best.is_none() || s > best_score {
+                (best, best_score) = (Some(i), s);
+            }
+        }
+        best
     }
 
-    fn backpropagate(&mut self, path: &[u32], reward: f32) {
-        for &index in path.iter().rev() {
-            let index = index as usize;
+    /// Credits `reward` along `path`, from the new edge up: each edge its real result, and with RAVE
+    /// every edge of each node on the way whose move its mover made later on (in the tree below, or
+    /// in the playout) its shared one.
+    fn backpropagate(&mut self, path: &[(u32, u32)], reward: f32) {
+        for &(node, edge) in path.iter().rev() {
+            let node = &mut self.nodes[node as usize];
+            let taken = &mut node.edges[edge as usize];
+            taken.visits += 1;
+            taken.wins += reward_for(taken.mover, reward);
+            taken.inv_sqrt_visits = 1.0 / (taken.visits as f32).sqrt();
+            // The move taken here was played after this node's position.
+            if let Some(key) = taken.key {
+                let key = key as usize;
+                self.seen[taken.mover.index()][key / 64] |= 1 << (key % 64);
+            }
             if self.rave {
-                let children = std::mem::take(&mut self.nodes[index].children);
-                for &child in &children {
-                    let child = &mut self.nodes[child as usize];
-                    if let Some(key) = child.key {
-                        let key = key as usize;
-                        if self.seen[child.mover.index()][key / 64] & (1 << (key % 64)) != 0 {
-                            child.shared_visits += 1;
-                            child.shared_wins += reward_for(child.mover, reward);
-                        }
+                // Without branches: whether a move was seen is a coin toss the processor cannot
+                // predict. Adding 0 changes nothing, so this equals crediting only the seen ones.
+                let rewards = [reward_for(Seat::One, reward), reward_for(Seat::Two, reward)];
+                for edge in &mut node.edges {
+                    if let Some(key) = edge.key {
+                        let (key, side) = (key as usize, edge.mover.index());
+                        let hit = (self.seen[side][key / 64] >> (key % 64)) as u32 & 1;
+                        edge.shared_visits += hit;
+                        edge.shared_wins += hit as f32 * rewards[side];
                     }
                 }
-                self.nodes[index].children = children;
             }
-            let node = &mut self.nodes[index];
             node.visits += 1;
-            node.wins += reward_for(node.mover, reward);
-            // The move into this node was played after its parent's position.
-            if let Some(key) = node.key {
-                let key = key as usize;
-                self.seen[node.mover.index()][key / 64] |= 1 << (key % 64);
-            }
         }
     }
 }

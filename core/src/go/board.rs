@@ -202,8 +202,15 @@ impl Board {
 
     /// Whether the group of `point` has `lib` as its only liberty.
     fn in_atari_at(&self, group: usize, lib: usize) -> bool {
+        self.atari_liberty(group) == Some(lib)
+    }
+
+    /// The only liberty of the group whose representative is `group`, if it has just one: all its
+    /// pseudo-liberties are then the same point (their sum squared is their count times the sum of
+    /// their squares).
+    pub fn atari_liberty(&self, group: usize) -> Option<usize> {
         let (n, sum, sq) = (self.libs[group] as u64, self.lib_sum[group] as u64, self.lib_sq[group]);
-        n > 0 && sum == lib as u64 * n && n * sq == sum * sum
+        (n > 0 && n * sq == sum * sum).then(|| (sum / n) as usize)
     }
 
     /// Placing `colour` at the empty `point` would leave its group without liberties and capture nothing.

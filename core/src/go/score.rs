@@ -81,6 +81,11 @@ impl Scoring {
         self.accepted = [false; 2];
     }
 
+    /// The area score with the stones marked dead removed.
+    pub fn score(&self, board: &Board, komi: f64) -> AreaScore {
+        area_score(board, &self.dead, komi)
+    }
+
     /// `colour` accepts; once both have, the score.
     pub fn accept(&mut self, colour: u8, board: &Board, komi: f64) -> Option<AreaScore> {
         self.accepted[colour as usize - 1] = true;
