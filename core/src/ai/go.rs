@@ -36,6 +36,11 @@ impl Searchable for Go {
         moves
     }
 
+    /// Two passes settle the search's game: the scoring phase is counted, not played.
+    fn is_settled(&self) -> bool {
+        self.status().is_over() || self.scoring().is_some()
+    }
+
     fn playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(Seat, usize)) -> f32 {
         if let Some(reward) = super::reward(&self.status()) {
             return reward;

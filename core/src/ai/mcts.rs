@@ -49,11 +49,14 @@ struct Node<M> {
     /// Candidate moves not yet given an edge; computed on the node's second visit.
     untried: Option<Vec<M>>,
     visits: u32,
+    /// The reward of a settled position ([`Searchable::is_settled`]), once found: later visits
+    /// take it without replaying the way there.
+    settled: Option<f32>,
 }
 
 impl<M> Node<M> {
     fn new() -> Self {
-        Node { edges: Vec::new(), untried: None, visits: 0 }
+        Node { edges: Vec::new(), untried: None, visits: 0, settled: None }
     }
 }
 
@@ -122,6 +125,7 @@ impl<G: Searchable> Mcts<G> {
         let mut state = self.root_state.clone();
         path.clear();
         let mut node = 0usize;
+        let mut settled = None;
         loop {
             if self.nodes[node].visits > 0 && self.nodes[node].untried.is_none() {
                 self.nodes[node].untried = Some(state.candidate_moves());
@@ -151,16 +155,26 @@ impl<G: Searchable> Mcts<G> {
                 break;
             }
             let Some(edge) = self.select(node) else { break };
-            let edge_ref = &self.nodes[node].edges[edge];
-            state.play_unchecked(&edge_ref.mv);
             path.push((node as u32, edge as u32));
-            node = edge_ref.child as usize;
+            let child = self.nodes[node].edges[edge].child as usize;
+            if let Some(reward) = self.nodes[child].settled {
+                (node, settled) = (child, Some(reward));
+                break;
+            }
+            state.play_unchecked(&self.nodes[node].edges[edge].mv);
+            node = child;
         }
         for set in &mut self.seen {
             set.fill(0);
         }
-        let seen = &mut self.seen;
-        let reward = state.playout(rng, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
+        let reward = settled.unwrap_or_else(|| {
+            let seen = &mut self.seen;
+            let reward = state.playout(rng, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
+            if state.is_settled() {
+                self.nodes[node].settled = Some(reward);
+            }
+            reward
+        });
         self.nodes[node].visits += 1;
         self.backpropagate(path, reward);
     }

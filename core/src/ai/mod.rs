@@ -56,6 +56,12 @@ pub trait Searchable: Game {
     /// (1 win, 0.5 draw, 0 loss, or between where a playout is cut short and judged), calling
     /// `played(seat, key)` for each keyed move of the playout.
     fn playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(Seat, usize)) -> f32;
+
+    /// Whether [`Searchable::playout`] from here always gives the same reward and records no move
+    /// (the game is over), so the search may keep it instead of reaching the position again.
+    fn is_settled(&self) -> bool {
+        self.status().is_over()
+    }
 }
 
 /// Seat one's reward for a finished game.
