@@ -117,7 +117,7 @@ impl Level {
 /// 2-core machine (measured by the browser test `cli/tests/e2e/computer.rs`; docs/AI.md).
 fn top_playouts(kind: crate::GameKind) -> u32 {
     match kind {
-        crate::GameKind::Popucom => 115_000,
+        crate::GameKind::Popucom => 160_000,
         crate::GameKind::Go => 28_000,
         crate::GameKind::Edges => 4_000,
         // Not used: chess is searched by alpha-beta (`ChessLevel`).
