@@ -165,7 +165,10 @@ mod tests {
         // White's E4 has only E5 left.
         let game = after(&["D4", "A1", "F4", "A2", "E3", "E4"]);
         let e5 = game.point_of("E5".parse().unwrap()).unwrap();
-        assert_eq!(game.board().atari_liberty(game.board().group_of(game.point_of("E4".parse().unwrap()).unwrap())), Some(e5));
+        assert_eq!(
+            game.board().atari_liberty(game.board().group_of(game.point_of("E4".parse().unwrap()).unwrap())),
+            Some(e5)
+        );
         assert!(playout_choices(&game, "E4").iter().all(|&p| p == e5));
     }
 
