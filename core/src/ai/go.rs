@@ -7,7 +7,7 @@ use rand::RngCore;
 
 use super::{AiRng, Searchable};
 use crate::game::{Game, Seat};
-use crate::go::{opponent, tromp_taylor, Board, Go, GoMove, Scoring, BLACK, EMPTY, MAX_POINTS, WHITE};
+use crate::go::{tromp_taylor, Board, Go, GoMove, Scoring, BLACK, EMPTY, MAX_POINTS, WHITE};
 
 impl Searchable for Go {
     fn key_space(&self) -> usize {
@@ -54,7 +54,8 @@ impl Searchable for Go {
             None => {
                 let mut seat_played =
                     |colour: u8, point: usize| played(Seat::from_number(colour).expect("1 or 2"), point);
-                tromp_taylor(&playout(self.board(), self.to_move(), rng, &mut seat_played), self.config().komi)
+                let (end, _) = Go::playout_with(self.board(), self.to_move(), rng, playout_point, &mut seat_played);
+                tromp_taylor(&end, self.config().komi)
             }
         };
         if score.black > score.white {
@@ -65,31 +66,6 @@ impl Searchable for Go {
             0.5
         }
     }
-}
-
-/// Plays on from `board` with `colour` to move until two passes (or three moves per point), telling
-/// `played(colour, point)` each stone; returns the final board.
-fn playout(board: &Board, colour: u8, rng: &mut AiRng, played: &mut dyn FnMut(u8, usize)) -> Board {
-    let mut board = board.clone();
-    let (mut colour, mut last) = (colour, None);
-    let (mut passes, mut moves) = (0, 0);
-    let limit = 3 * board.size() * board.size();
-    while passes < 2 && moves < limit {
-        match playout_point(&board, colour, last, rng) {
-            Some(point) => {
-                played(colour, point);
-                board.place(point, colour);
-                (passes, last) = (0, Some(point));
-            }
-            None => {
-                board.clear_ko();
-                (passes, last) = (passes + 1, None);
-            }
-        }
-        moves += 1;
-        colour = opponent(colour);
-    }
-    board
 }
 
 /// The playouts' move: what a player sees at once around the last move (taking a group it left in

@@ -10,7 +10,7 @@ pub mod sgf;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
-pub use board::{opponent, Board, BLACK, EMPTY, MAX_POINTS, WHITE};
+pub use board::{Board, BLACK, EMPTY, MAX_POINTS, WHITE};
 pub use json::{GoView, Vertex};
 pub use score::{tromp_taylor, AreaScore, Scoring};
 
@@ -339,30 +339,39 @@ impl Go {
 
     /// A light playout from any board, `colour` to move.
     pub fn playout_from(board: &Board, colour: u8, rng: &mut impl rand::RngCore) -> (Board, u32) {
-        Go::playout_recording(board, colour, rng, &mut |_, _| {})
+        Go::playout_with(
+            board,
+            colour,
+            rng,
+            |board, colour, _, rng| Go::random_point(board, colour, rng),
+            &mut |_, _| {},
+        )
     }
 
-    /// [`Go::playout_from`], telling `played(colour, point)` each stone it places.
-    pub fn playout_recording(
+    /// A playout from `board`, `colour` to move, until two passes (or 3 x points moves): `choose`
+    /// picks each move (`None` passes) from the board, the mover and the last stone placed;
+    /// `played(colour, point)` hears each stone. Returns the final board and the moves played.
+    pub fn playout_with<R: rand::RngCore>(
         board: &Board,
         colour: u8,
-        rng: &mut impl rand::RngCore,
+        rng: &mut R,
+        mut choose: impl FnMut(&Board, u8, Option<usize>, &mut R) -> Option<usize>,
         played: &mut dyn FnMut(u8, usize),
     ) -> (Board, u32) {
         let mut board = board.clone();
-        let mut colour = colour;
+        let (mut colour, mut last) = (colour, None);
         let (mut passes, mut moves) = (0, 0);
         let limit = 3 * (board.size() * board.size()) as u32;
         while passes < 2 && moves < limit {
-            match Go::random_point(&board, colour, rng) {
+            match choose(&board, colour, last, rng) {
                 Some(point) => {
                     played(colour, point);
                     board.place(point, colour);
-                    passes = 0;
+                    (passes, last) = (0, Some(point));
                 }
                 None => {
                     board.clear_ko();
-                    passes += 1;
+                    (passes, last) = (passes + 1, None);
                 }
             }
             moves += 1;
