@@ -41,7 +41,7 @@ fn against_random<G: Searchable>(game: G, level: Level, searcher_seat: Seat, see
         game.play(&mv).expect("legal");
         history.push(mv);
     }
-    let seat_one = game.playout(&mut rng, &mut |_, _| {});
+    let seat_one = game.playout(&mut rng, true, &mut |_, _| {});
     if searcher_seat == Seat::One {
         seat_one
     } else {

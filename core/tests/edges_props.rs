@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use tabula_core::edges::{Edges, EdgesConfig, EdgesMove};
-use tabula_core::Game;
+use tabula_core::{Game, Seat};
 
 #[derive(Clone, Debug)]
 enum Step {
@@ -113,6 +113,15 @@ proptest! {
                             prop_assert!(!touching, "cell {} owned by {} touches an enemy edge after {:?}", cell, owner, mv);
                         }
                     }
+                    // The kept counts are the board's, and a forward-only copy plays the same.
+                    for (seat, player) in [(Seat::One, '0'), (Seat::Two, '1')] {
+                        prop_assert_eq!(game.cells_of(seat) as usize, now.cells.iter().filter(|&&c| c == player).count());
+                        prop_assert_eq!(game.edges_of(seat) as usize, now.edges.iter().filter(|&&c| c == player).count());
+                    }
+                    let mut forward = before.forward_only();
+                    forward.play(&mv).unwrap();
+                    prop_assert_eq!(serde_json::to_value(&forward).unwrap(), serde_json::to_value(&game).unwrap());
+                    prop_assert_eq!(forward.undoable(), 0);
                     // Undo restores exactly, and the state reads back from its JSON.
                     let mut undone = game.clone();
                     undone.undo().unwrap();

@@ -41,7 +41,7 @@ impl Searchable for Go {
         self.status().is_over() || self.scoring().is_some()
     }
 
-    fn playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(Seat, usize)) -> f32 {
+    fn playout(&self, rng: &mut AiRng, uniform: bool, played: &mut dyn FnMut(Seat, usize)) -> f32 {
         if let Some(reward) = super::reward(&self.status()) {
             return reward;
         }
@@ -54,7 +54,9 @@ impl Searchable for Go {
             None => {
                 let mut seat_played =
                     |colour: u8, point: usize| played(Seat::from_number(colour).expect("1 or 2"), point);
-                let (end, _) = Go::playout_with(self.board(), self.to_move(), rng, playout_point, &mut seat_played);
+                type Policy = fn(&Board, u8, Option<usize>, &mut AiRng) -> Option<usize>;
+                let policy: Policy = if uniform { light_point } else { playout_point };
+                let (end, _) = Go::playout_with(self.board(), self.to_move(), rng, policy, &mut seat_played);
                 tromp_taylor(&end, self.config().komi)
             }
         };
@@ -97,6 +99,11 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
             return Some(urgent[((rng.next_u32() as u64 * count as u64) >> 32) as usize]);
         }
     }
+    Go::random_point(board, colour, rng)
+}
+
+/// The engine's light policy alone (the plain UCT yardstick's playouts).
+fn light_point(board: &Board, colour: u8, _last: Option<usize>, rng: &mut AiRng) -> Option<usize> {
     Go::random_point(board, colour, rng)
 }
 

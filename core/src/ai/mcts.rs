@@ -64,15 +64,18 @@ impl<M> Node<M> {
 pub struct Mcts<G: Searchable> {
     root_state: G,
     nodes: Vec<Node<G::Move>>,
+    /// Shares statistics between equal moves, and plays the game's own playouts (not a plain UCT).
     rave: bool,
     /// Moves seen in the current playout, per seat, as bit sets over the game's keys.
     seen: [Vec<u64>; 2],
 }
 
 impl<G: Searchable> Mcts<G> {
-    pub fn new(root_state: G, rave: bool) -> Self {
+    /// A search from `root_state` (best a [`Searchable::search_copy`]); `plain` makes it the plain
+    /// UCT yardstick: no RAVE, uniformly random playouts.
+    pub fn new(root_state: G, plain: bool) -> Self {
         let words = root_state.key_space().div_ceil(64);
-        Mcts { root_state, nodes: vec![Node::new()], rave, seen: [vec![0; words], vec![0; words]] }
+        Mcts { root_state, nodes: vec![Node::new()], rave: !plain, seen: [vec![0; words], vec![0; words]] }
     }
 
     /// Runs `playouts` more playouts from the root.
@@ -169,7 +172,7 @@ impl<G: Searchable> Mcts<G> {
         }
         let reward = settled.unwrap_or_else(|| {
             let seen = &mut self.seen;
-            let reward = state.playout(rng, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
+            let reward = state.playout(rng, !self.rave, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
             if state.is_settled() {
                 self.nodes[node].settled = Some(reward);
             }

@@ -52,10 +52,17 @@ pub trait Searchable: Game {
         self.legal_moves()
     }
 
-    /// Plays on from this position with the game's playout policy and returns seat one's reward
-    /// (1 win, 0.5 draw, 0 loss, or between where a playout is cut short and judged), calling
+    /// Plays on from this position with the game's playout policy (or, if `uniform`, uniformly
+    /// random moves, as the plain UCT yardstick plays) and returns seat one's reward (1 win, 0.5
+    /// draw, 0 loss, or between where a playout is cut short and judged), calling
     /// `played(seat, key)` for each keyed move of the playout.
-    fn playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(Seat, usize)) -> f32;
+    fn playout(&self, rng: &mut AiRng, uniform: bool, played: &mut dyn FnMut(Seat, usize)) -> f32;
+
+    /// The position as a search keeps it: it only ever plays forward, so a game may leave out what
+    /// only undo needs (the search copies it for every playout).
+    fn search_copy(&self) -> Self {
+        self.clone()
+    }
 
     /// Whether [`Searchable::playout`] from here always gives the same reward and records no move
     /// (the game is over), so the search may keep it instead of reaching the position again.
@@ -82,8 +89,9 @@ pub struct Level {
     pub playouts: u32,
     /// Chance of a deliberate random move, so the weakest levels lose to beginners.
     pub blunder: f32,
-    /// Whether the search shares statistics between equal moves (RAVE); off for a plain UCT.
-    pub rave: bool,
+    /// A plain UCT, the yardstick: no statistics shared between equal moves (RAVE) and uniformly
+    /// random playouts.
+    pub plain: bool,
 }
 
 impl Level {
@@ -103,13 +111,13 @@ impl Level {
             4 => (top / 6, 0.0),
             _ => (top, 0.0),
         };
-        Level { number, playouts: playouts.max(16), blunder, rave: true }
+        Level { number, playouts: playouts.max(16), blunder, plain: false }
     }
 
     /// A plain UCT player with uniform playouts and no RAVE: the yardstick the levels are measured
     /// against.
     pub fn plain_uct(playouts: u32) -> Level {
-        Level { number: 0, playouts, blunder: 0.0, rave: false }
+        Level { number: 0, playouts, blunder: 0.0, plain: true }
     }
 }
 
@@ -164,7 +172,7 @@ impl<G: Searchable> Searcher<G> {
             let since = history.strip_prefix(moves.as_slice())?;
             since.iter().try_fold(tree, |tree, mv| tree.descend(mv))
         });
-        let mut tree = kept.unwrap_or_else(|| Mcts::new(game.clone(), self.level.rave));
+        let mut tree = kept.unwrap_or_else(|| Mcts::new(game.search_copy(), self.level.plain));
         let stats = tree.search(self.level.playouts, &mut self.rng);
         let best = tree.best_move().expect("a game with candidates has a best move");
         let blundered = self.level.blunder > 0.0 && self.rng.random::<f32>() < self.level.blunder;

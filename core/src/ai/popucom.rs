@@ -1,5 +1,5 @@
 //! POPUCOM for the search: a cell is the same move wherever it is played, and playouts are the
-//! engine's uniform random bitboard moves to the 50th.
+//! engine's uniform random bitboard moves to the 50th (for the levels and the yardstick alike).
 
 use super::{reward, AiRng, Searchable};
 use crate::game::Game;
@@ -14,7 +14,7 @@ impl Searchable for Popucom {
         cell.is_on_board().then(|| cell.index())
     }
 
-    fn playout(&self, rng: &mut AiRng, played: &mut dyn FnMut(crate::Seat, usize)) -> f32 {
+    fn playout(&self, rng: &mut AiRng, _uniform: bool, played: &mut dyn FnMut(crate::Seat, usize)) -> f32 {
         let mut game = self.clone();
         while let Some(cell) = game.random_move(rng) {
             played(game.turn(), cell.index());

@@ -216,6 +216,7 @@ impl<'de> Deserialize<'de> for Edges {
         let torus = game.torus;
         game.edges = parse_marks(&state.edges, torus.edge_count(), "edges").map_err(D::Error::custom)?;
         game.owners = parse_marks(&state.cells, torus.cell_count(), "cells").map_err(D::Error::custom)?;
+        game.recount();
         game.supply = state.supply;
         game.to_move = state.to_move.seat();
         game.events = Events::from_array(state.ev).map_err(D::Error::custom)?;

@@ -190,6 +190,14 @@ pub struct Edges {
     result: Option<Outcome>,
     events: Events,
     history: Vec<Record>,
+    /// Edges of each colour and cells of each owner, kept as they change: the resolution and the
+    /// end check ask after every action.
+    edge_counts: [u32; 2],
+    cell_counts: [u32; 2],
+    /// Whether actions are recorded for undo (a search's copy only plays forward).
+    recording: bool,
+    /// The change log's buffer, reused by actions that are not recorded.
+    spare_log: Vec<Change>,
 }
 
 impl Edges {
@@ -215,11 +223,36 @@ impl Edges {
     }
 
     pub fn cells_of(&self, seat: Seat) -> u32 {
-        self.owners.iter().filter(|&&o| o == Some(seat)).count() as u32
+        self.cell_counts[seat.index()]
     }
 
     pub fn edges_of(&self, seat: Seat) -> u32 {
-        self.edges.iter().filter(|&&c| c == Some(seat)).count() as u32
+        self.edge_counts[seat.index()]
+    }
+
+    pub fn empty_edges(&self) -> u32 {
+        self.torus.edge_count() as u32 - self.edge_counts[0] - self.edge_counts[1]
+    }
+
+    /// The same position, playing forward only: its actions are not recorded, so it cannot undo
+    /// and shows no [`Edges::last_changes`], and a copy of it costs no history (a search makes
+    /// one per playout).
+    pub fn forward_only(&self) -> Edges {
+        Edges {
+            config: self.config.clone(),
+            torus: self.torus,
+            edges: self.edges.clone(),
+            owners: self.owners.clone(),
+            supply: self.supply,
+            to_move: self.to_move,
+            result: self.result.clone(),
+            events: self.events,
+            history: Vec::new(),
+            edge_counts: self.edge_counts,
+            cell_counts: self.cell_counts,
+            recording: false,
+            spare_log: Vec::new(),
+        }
     }
 
     /// What the last action changed, in the order it happened: the edge placed (or the edge moved
@@ -260,8 +293,8 @@ impl Edges {
         let record = self.history.pop().ok_or(EdgesError::NothingToUndo)?;
         for change in record.changes.into_iter().rev() {
             match change {
-                Change::Edge { edge, before } => self.edges[edge] = before,
-                Change::Cell { cell, before } => self.owners[cell] = before,
+                Change::Edge { edge, before } => self.put_edge(edge, before),
+                Change::Cell { cell, before } => self.put_owner(cell, before),
             }
         }
         self.supply = record.supply;
@@ -280,10 +313,40 @@ impl Edges {
             Some(Outcome { winner: Some(Seat::One), reason: "cells" })
         } else if two >= goal && two > one {
             Some(Outcome { winner: Some(Seat::Two), reason: "cells" })
-        } else if self.edges.iter().all(Option::is_some) {
+        } else if self.empty_edges() == 0 {
             Some(Outcome { winner: None, reason: "board_full" })
         } else {
             None
+        }
+    }
+
+    /// Sets an edge's colour, keeping the counts.
+    fn put_edge(&mut self, edge: usize, colour: Option<Seat>) {
+        if let Some(old) = self.edges[edge] {
+            self.edge_counts[old.index()] -= 1;
+        }
+        if let Some(new) = colour {
+            self.edge_counts[new.index()] += 1;
+        }
+        self.edges[edge] = colour;
+    }
+
+    /// Sets a cell's owner, keeping the counts.
+    fn put_owner(&mut self, cell: usize, owner: Option<Seat>) {
+        if let Some(old) = self.owners[cell] {
+            self.cell_counts[old.index()] -= 1;
+        }
+        if let Some(new) = owner {
+            self.cell_counts[new.index()] += 1;
+        }
+        self.owners[cell] = owner;
+    }
+
+    /// Counts edges and cells afresh (after a state is loaded).
+    fn recount(&mut self) {
+        for seat in Seat::ALL {
+            self.edge_counts[seat.index()] = self.edges.iter().filter(|&&c| c == Some(seat)).count() as u32;
+            self.cell_counts[seat.index()] = self.owners.iter().filter(|&&o| o == Some(seat)).count() as u32;
         }
     }
 
@@ -316,6 +379,10 @@ impl Game for Edges {
             result: None,
             events: Events::default(),
             history: Vec::new(),
+            edge_counts: [0; 2],
+            cell_counts: [0; 2],
+            recording: true,
+            spare_log: Vec::new(),
             config,
         })
     }
@@ -400,7 +467,7 @@ impl Game for Edges {
     fn play_unchecked(&mut self, mv: &EdgesMove) {
         let me = self.to_move;
         let (supply, events) = (self.supply, self.events);
-        let mut log = Vec::new();
+        let mut log = std::mem::take(&mut self.spare_log);
         self.events = match *mv {
             EdgesMove::Pass { .. } => Events::default(),
             EdgesMove::Place { edge, .. } => {
@@ -418,7 +485,12 @@ impl Game for Edges {
         if !matches!(mv, EdgesMove::Pass { .. }) {
             self.result = self.judge();
         }
-        self.history.push(Record { changes: log, supply, to_move: me, events });
+        if self.recording {
+            self.history.push(Record { changes: log, supply, to_move: me, events });
+        } else {
+            log.clear();
+            self.spare_log = log;
+        }
         self.to_move = me.other();
     }
 

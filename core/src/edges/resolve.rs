@@ -107,11 +107,11 @@ impl Edges {
             _ => {}
         }
         log.push(Change::Cell { cell, before });
-        self.owners[cell] = owner;
+        self.put_owner(cell, owner);
     }
 
     pub(super) fn set_edge(&mut self, edge: usize, colour: Option<Seat>, log: &mut Vec<Change>) {
         log.push(Change::Edge { edge, before: self.edges[edge] });
-        self.edges[edge] = colour;
+        self.put_edge(edge, colour);
     }
 }
