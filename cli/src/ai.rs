@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 use tabula_core::ai::{error_reply, AiRequest, AnyPlayer};
 use tabula_core::{GameKind, Seat};
 
+use crate::uci_engine::{UciEngine, UciSpec};
+
 /// Reads one request per line and writes one answer per line; a bad line gets
 /// `{"error": {"code", "message"}}` and the player goes on with the next.
 pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut output: impl Write) -> Result<()> {
@@ -31,32 +33,53 @@ pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut outp
     Ok(())
 }
 
-/// A player of the arena: a level of ours, or the plain UCT yardstick with a playout budget.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A player of the arena: a level of ours, the plain UCT yardstick with a playout budget, or an
+/// outside UCI engine (chess variants).
+#[derive(Clone, Debug, PartialEq)]
 pub enum Contender {
     Level(u8),
     PlainUct(u32),
+    Uci(UciSpec),
 }
 
 impl FromStr for Contender {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        let (kind, number) = text.split_once(':').ok_or("expected level:N or uct:PLAYOUTS")?;
+        let (kind, number) = text.split_once(':').ok_or("expected level:N, uct:PLAYOUTS or uci:PROGRAM")?;
         match kind {
             "level" => number.parse().map(Contender::Level).map_err(|_| format!("not a level: {number}")),
             "uct" => number.parse().map(Contender::PlainUct).map_err(|_| format!("not a playout count: {number}")),
-            _ => Err(format!("unknown player kind {kind:?}: expected level:N or uct:PLAYOUTS")),
+            "uci" => UciSpec::parse(number).map(Contender::Uci),
+            _ => Err(format!("unknown player kind {kind:?}: expected level:N, uct:PLAYOUTS or uci:PROGRAM")),
         }
     }
 }
 
 impl Contender {
-    fn player(self, kind: GameKind, seed: u64) -> Result<AnyPlayer> {
+    fn player(&self, kind: GameKind, config: &Value, seed: u64) -> Result<ArenaPlayer> {
         Ok(match self {
-            Contender::Level(level) => AnyPlayer::new(kind, level, seed)?,
-            Contender::PlainUct(playouts) => AnyPlayer::plain_uct(kind, playouts, seed)?,
+            Contender::Level(level) => ArenaPlayer::Ours(AnyPlayer::new(kind, *level, seed)?),
+            Contender::PlainUct(playouts) => ArenaPlayer::Ours(AnyPlayer::plain_uct(kind, *playouts, seed)?),
+            Contender::Uci(spec) if kind == GameKind::Chess => ArenaPlayer::Uci(UciEngine::start(spec, config)?),
+            Contender::Uci(_) => bail!("a UCI engine plays only the chess variants"),
         })
+    }
+}
+
+/// A contender during one game.
+enum ArenaPlayer {
+    Ours(AnyPlayer),
+    Uci(UciEngine),
+}
+
+impl ArenaPlayer {
+    /// The move for `seat` after `moves`, or `None` if this player has none to make.
+    fn choose(&mut self, config: &Value, moves: &[Value], seat: Seat) -> Result<Option<Value>> {
+        match self {
+            ArenaPlayer::Ours(player) => Ok(player.choose(config, moves, Some(seat))?.map(|choice| choice.mv)),
+            ArenaPlayer::Uci(engine) => engine.choose(moves),
+        }
     }
 }
 
@@ -103,8 +126,8 @@ pub fn arena(
     for index in 0..games {
         let a_seat = if index % 2 == 0 { Seat::One } else { Seat::Two };
         let base = seed.wrapping_mul(1_000_003).wrapping_add(index as u64 * 2);
-        let mut a = contenders[0].player(kind, base)?;
-        let mut b = contenders[1].player(kind, base + 1)?;
+        let mut a = contenders[0].player(kind, config, base)?;
+        let mut b = contenders[1].player(kind, config, base + 1)?;
         let mut game = kind.new_game(config)?;
         let mut moves: Vec<Value> = Vec::new();
         let start = Instant::now();
@@ -112,18 +135,18 @@ pub fn arena(
             let Some(to_move) = game.status().to_move() else { break };
             let player = if to_move == a_seat { &mut a } else { &mut b };
             // In Go's scoring phase the side "to move" may have accepted: let the other answer.
-            let choice = match player.choose(config, &moves, Some(to_move))? {
-                Some(choice) => choice,
+            let mv = match player.choose(config, &moves, to_move)? {
+                Some(mv) => mv,
                 None => {
                     let other = if to_move == a_seat { &mut b } else { &mut a };
-                    match other.choose(config, &moves, Some(to_move.other()))? {
-                        Some(choice) => choice,
+                    match other.choose(config, &moves, to_move.other())? {
+                        Some(mv) => mv,
                         None => bail!("game {index}: neither player has a move at move {}", moves.len()),
                     }
                 }
             };
-            game.play(&choice.mv).with_context(|| format!("game {index}: move {} {}", moves.len(), choice.mv))?;
-            moves.push(choice.mv);
+            game.play(&mv).with_context(|| format!("game {index}: move {} {mv}", moves.len()))?;
+            moves.push(mv);
         }
         let result = game.status().outcome().cloned();
         let a_score = match result.as_ref().map(|o| o.winner) {
@@ -180,6 +203,7 @@ mod tests {
     fn contenders_read_from_their_names() {
         assert_eq!("level:3".parse(), Ok(Contender::Level(3)));
         assert_eq!("uct:200000".parse(), Ok(Contender::PlainUct(200_000)));
+        assert!(matches!("uci:/opt/fs?UCI_Elo=1500".parse(), Ok(Contender::Uci(spec)) if spec.program == "/opt/fs"));
         assert!("gnugo:10".parse::<Contender>().is_err());
         assert!("level:x".parse::<Contender>().is_err());
     }

@@ -11,6 +11,7 @@ mod serve;
 mod site;
 mod triplex;
 mod uci;
+mod uci_engine;
 
 use std::process::ExitCode;
 
@@ -60,7 +61,8 @@ enum Command {
     /// W-L-D from A's side with a 95% interval on its score.
     Arena {
         game: GameKind,
-        /// Player A: `level:N` or `uct:PLAYOUTS` (plain UCT, uniform playouts, no RAVE).
+        /// Player A: `level:N`, `uct:PLAYOUTS` (plain UCT, uniform playouts, no RAVE) or, in the
+        /// chess variants, an outside engine: `uci:PROGRAM?OPTION=VALUE&...&movetime=MS`.
         #[arg(long)]
         a: ai::Contender,
         /// Player B, likewise.

@@ -87,7 +87,28 @@ fn arena_plays_alternating_colours_and_tallies() {
     );
 
     let bad = tabula().args(["arena", "popucom", "--a", "level:3", "--b", "gnugo:10"]).assert().failure();
-    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("expected level:N or uct:PLAYOUTS"));
+    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("expected level:N, uct:PLAYOUTS or uci:PROGRAM"));
+}
+
+#[test]
+fn arena_drives_an_outside_uci_engine_in_a_chess_variant() {
+    // `tabula uci` itself stands in for the outside engine; the arena referees its every move.
+    let engine = format!("uci:{} uci?Level=1&movetime=20", env!("CARGO_BIN_EXE_tabula"));
+    let config = r#"{"variant": "capablanca"}"#;
+    let output = tabula()
+        .args(["arena", "chess", "--a", "level:1", "--b", &engine, "--games", "2", "--config", config])
+        .assert()
+        .success();
+    let out = lines(&output.get_output().stdout);
+    assert_eq!(out.len(), 3, "{out:?}");
+    for line in &out[..2] {
+        let game: Value = serde_json::from_str(line).unwrap();
+        assert!(game["moves"].as_u64().unwrap() > 2, "{game}");
+    }
+    assert!(out[2].contains("vs B Uci("), "{}", out[2]);
+
+    let elsewhere = tabula().args(["arena", "popucom", "--a", "level:1", "--b", &engine]).assert().failure();
+    assert!(String::from_utf8_lossy(&elsewhere.get_output().stderr).contains("only the chess variants"));
 }
 
 #[test]

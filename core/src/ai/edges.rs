@@ -217,7 +217,8 @@ mod tests {
             EdgesMove::place(2),
             EdgesMove::place(82),
         ]);
-        let lands_on_83 = |mv: EdgesMove| matches!(mv, EdgesMove::Place { edge: 83, .. } | EdgesMove::Move { to: 83, .. });
+        let lands_on_83 =
+            |mv: EdgesMove| matches!(mv, EdgesMove::Place { edge: 83, .. } | EdgesMove::Move { to: 83, .. });
         let mut rng = AiRng::seed_from_u64(5);
         let draws = 5_000;
         let uniform = (0..draws).filter(|_| lands_on_83(uniform_action(&game, &mut rng))).count();

@@ -172,7 +172,8 @@ impl<G: Searchable> Mcts<G> {
         }
         let reward = settled.unwrap_or_else(|| {
             let seen = &mut self.seen;
-            let reward = state.playout(rng, !self.rave, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
+            let reward =
+                state.playout(rng, !self.rave, &mut |seat, key| seen[seat.index()][key / 64] |= 1 << (key % 64));
             if state.is_settled() {
                 self.nodes[node].settled = Some(reward);
             }
