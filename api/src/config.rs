@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::push::{Push, RoomChanges};
 use crate::ratelimit::{LocalLimiter, RateLimiter, RedisLimiter};
 use crate::routes::AppState;
 use crate::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
@@ -74,8 +75,24 @@ pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLi
     Ok(Some(Arc::new(LocalLimiter::per_minute(limit, *deployment == Deployment::Serverless))))
 }
 
+/// How room changes reach open pages: the local server pushes them itself; deployed, Supabase
+/// Realtime does when its public key is given (`SUPABASE_ANON_KEY`, or `SUPABASE_PUBLISHABLE_KEY`
+/// as Supabase's newer keys are named); otherwise pages only poll.
+pub fn push_from_env(deployment: &Deployment) -> Push {
+    match deployment {
+        Deployment::Local { .. } => Push::Local(RoomChanges::default()),
+        Deployment::Serverless => {
+            match (var("SUPABASE_URL"), var("SUPABASE_ANON_KEY").or_else(|| var("SUPABASE_PUBLISHABLE_KEY"))) {
+                (Some(url), Some(anon_key)) => Push::Supabase { url: url.trim_end_matches('/').to_owned(), anon_key },
+                _ => Push::Off,
+            }
+        }
+    }
+}
+
 pub fn state_from_env(deployment: &Deployment) -> Result<AppState, ConfigError> {
-    let state = AppState::new(store_from_env(deployment)?, limiter_from_env(deployment)?, var("CRON_SECRET"));
+    let state = AppState::new(store_from_env(deployment)?, limiter_from_env(deployment)?, var("CRON_SECRET"))
+        .with_push(push_from_env(deployment));
     Ok(match var("TABULA_ABANDON_SECONDS") {
         None => state,
         Some(v) => {

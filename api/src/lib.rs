@@ -7,6 +7,7 @@ mod cache;
 pub mod config;
 pub mod error;
 pub mod function;
+pub mod push;
 pub mod ratelimit;
 mod records;
 pub mod room;

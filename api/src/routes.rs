@@ -18,6 +18,7 @@ use tabula_core::{GameKind, MoveError, Seat};
 use crate::body::{JsonBody, CREATE_BODY_LIMIT};
 use crate::cache::RoomCache;
 use crate::error::ApiError;
+use crate::push::{Notifying, Push};
 use crate::ratelimit::{self, RateLimiter};
 use crate::room::{now, Abandonment, LoadedRoom, Room, RoomId, SeatHolder, TakebackPolicy};
 use crate::store::Store;
@@ -41,12 +42,31 @@ pub struct AppState {
     cron_secret: Option<String>,
     cache: Arc<RoomCache>,
     abandon_after: Duration,
+    push: Push,
 }
 
 impl AppState {
     pub fn new(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>, cron_secret: Option<String>) -> AppState {
         let abandon_after = Duration::seconds(DEFAULT_ABANDON_SECONDS);
-        AppState { store, limiter, cron_secret, cache: Arc::default(), abandon_after }
+        AppState { store, limiter, cron_secret, cache: Arc::default(), abandon_after, push: Push::Off }
+    }
+
+    /// The same state pushing room changes: locally, its store is wrapped so that every room
+    /// written announces its new version.
+    pub fn with_push(self, push: Push) -> AppState {
+        let store: Arc<dyn Store> = match &push {
+            Push::Local(changes) => Arc::new(Notifying::new(self.store.clone(), changes.clone())),
+            _ => self.store.clone(),
+        };
+        AppState { store, push, ..self }
+    }
+
+    pub(crate) fn push(&self) -> &Push {
+        &self.push
+    }
+
+    pub(crate) fn abandon_after(&self) -> Duration {
+        self.abandon_after
     }
 
     /// The same state with another abandonment time (tests use a few seconds).
@@ -105,6 +125,9 @@ pub fn router(state: AppState) -> Router {
             get(get_room).post(post_room).put(put_room).layer(axum::middleware::from_fn(within_deadline)),
         )
         .route("/api/cron", get(cron))
+        .route("/api/push", get(crate::push::get_push))
+        // A stream: no deadline.
+        .route("/api/events", get(crate::push::get_events))
         .route("/api/triplex/solve", post(crate::triplex::post_solve).layer(axum::middleware::from_fn(within_deadline)))
         .route(
             "/api/triplex/records",

@@ -143,6 +143,29 @@ pub async fn fetch_room(room: &str, etag: Option<&str>, token: Option<&str>) -> 
     Ok(Fetched::Room { room, etag })
 }
 
+/// How the server pushes room changes (`GET /api/push`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PushMode {
+    /// Server-Sent Events at `url?roomId=...`; polls every `poll_ms` while they work.
+    Sse { url: String, poll_ms: u32 },
+    /// No push (or one this page does not speak): poll.
+    Poll,
+}
+
+impl PushMode {
+    /// Read by hand: a derived tagged enum would bring serde's buffering code into the room bundle.
+    fn from_json(value: &Value) -> PushMode {
+        match (value["mode"].as_str(), value["url"].as_str(), value["pollMs"].as_u64()) {
+            (Some("sse"), Some(url), Some(poll_ms)) => PushMode::Sse { url: url.to_owned(), poll_ms: poll_ms as u32 },
+            _ => PushMode::Poll,
+        }
+    }
+}
+
+pub async fn push_mode() -> Result<PushMode, ApiError> {
+    Ok(PushMode::from_json(&read(send(Request::get("/api/push"), None).await?).await?))
+}
+
 /// The room the room page's start script already asked the API for (to pick the bundle), so the
 /// first view needs no second request. Used once.
 pub async fn prefetched(room: &str) -> Option<RoomView> {
@@ -322,4 +345,23 @@ pub async fn triplex_solve(
 ) -> Result<TriplexRecords, ApiError> {
     let body = json!({"level": level, "name": name, "ms": ms, "solution": solution});
     records_from(read(send(Request::post("/api/triplex/solve"), Some(&body)).await?).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_push_mode_reads_what_the_server_says_and_falls_back_to_polling() {
+        let sse = json!({"mode": "sse", "url": "/api/events", "pollMs": 10_000});
+        assert_eq!(PushMode::from_json(&sse), PushMode::Sse { url: "/api/events".into(), poll_ms: 10_000 });
+        for other in [
+            json!({"mode": "poll"}),
+            json!({"mode": "supabase", "url": "https://x.supabase.co", "key": "k", "pollMs": 1}),
+            json!({"mode": "sse"}),
+            json!(null),
+        ] {
+            assert_eq!(PushMode::from_json(&other), PushMode::Poll, "{other}");
+        }
+    }
 }

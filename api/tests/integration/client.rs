@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
+use tabula_api::push::{Push, RoomChanges};
 use tabula_api::ratelimit::RateLimiter;
 use tabula_api::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
 use tabula_api::{router, AppState};
@@ -63,6 +64,13 @@ impl TestApi {
 
     pub async fn start_with(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>) -> TestApi {
         Self::serve(store.clone(), AppState::new(store, limiter, Some(CRON_SECRET.into()))).await
+    }
+
+    /// An API that pushes room changes as the local server does (Server-Sent Events).
+    pub async fn start_pushing(backend: Backend) -> TestApi {
+        let store = backend.store();
+        let push = Push::Local(RoomChanges::default());
+        Self::serve(store.clone(), AppState::new(store, None, Some(CRON_SECRET.into())).with_push(push)).await
     }
 
     /// An API whose players count as gone after `abandon_after` without a poll.

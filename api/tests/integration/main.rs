@@ -22,6 +22,7 @@ mod function;
 mod fuzz;
 mod go_and_chess;
 mod presence;
+mod push;
 mod ratelimit;
 mod services;
 mod suite;

@@ -10,6 +10,7 @@ mod common;
 mod computer;
 mod edges;
 mod go;
+mod live;
 mod site;
 mod triplex;
 

@@ -10,6 +10,7 @@ mod input;
 mod local;
 mod parts;
 mod picture;
+mod push;
 mod room;
 
 use leptos::prelude::*;

@@ -2,7 +2,7 @@
 //! truth: a move shows at once (checked locally with the engine), is sent with the room's version,
 //! and is replaced by the server's answer; on a refusal the board returns to the server's state.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use gloo_timers::future::TimeoutFuture;
@@ -16,6 +16,7 @@ use tabula_core::{Game, Seat};
 use super::input::{carry_out, judge, refusal_id};
 use super::parts::{move_list, scoreboard, ConfirmBar};
 use super::picture::save_button;
+use super::push::Heard;
 use super::{BoardProps, Confirm, GameUi, History, Record};
 use crate::api::{self, ApiError, Fetched, RoomView};
 use crate::games::Slug;
@@ -25,15 +26,21 @@ use crate::storage::{self, HeldSeat};
 use crate::{browser, i18n, Route};
 
 /// How long to wait before the next poll, in milliseconds: about once a second while the player
-/// waits (or watches) and the tab is visible, rarely while it is hidden.
-pub fn poll_delay_ms(visible: bool, my_turn: bool) -> u32 {
-    match (visible, my_turn) {
-        (false, _) => 15_000,
-        (true, false) => 1_000,
+/// waits (or watches) and the tab is visible, rarely while it is hidden. While the push channel
+/// works (`pushed` holds the pace the server asks for), changes arrive by push and polls only
+/// tell the room the player is there.
+pub fn poll_delay_ms(visible: bool, my_turn: bool, pushed: Option<u32>) -> u32 {
+    match (visible, my_turn, pushed) {
+        (false, _, _) => 15_000,
+        (true, _, Some(pace)) => pace,
+        (true, false, None) => 1_000,
         // Only the opponent's resignation, takeback request or the like can change the room now.
-        (true, true) => 3_000,
+        (true, true, None) => 3_000,
     }
 }
+
+/// How often a push channel the browser gave up on is opened anew.
+const REOPEN_PUSH_MS: f64 = 10_000.0;
 
 /// Retrying after a failed request: 1 s, 2 s, 4 s ... up to 15 s.
 pub fn retry_delay_ms(failures: u32) -> u32 {
@@ -281,18 +288,66 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     // Poll: about once a second while waiting and visible, slower otherwise, at once when the tab
     // comes back; a failed poll shows "connection lost" and retries with back-off. Reads use `try_`
     // so that a poll finishing after the page is gone ends quietly.
+    // Push, where the server has it: a change (or the channel opening, to catch up) ends the wait
+    // at once, and polls slow down to the server's pace; when the channel fails, polling goes back
+    // to its own pace until the browser reopens it. The channel closes with this task.
     {
         let (alive, generation) = (alive.clone(), generation.clone());
         let id = room_id();
         let visible_signal = visible;
         spawn_local(async move {
+            let nudge = super::push::Nudge::default();
+            let push_pace = Arc::new(AtomicU32::new(0));
+            let push = match api::push_mode().await {
+                Ok(api::PushMode::Sse { url, poll_ms }) => Some((url, poll_ms)),
+                _ => None,
+            };
+            let heard = {
+                let (nudge, push_pace) = (nudge.clone(), push_pace.clone());
+                let poll_ms = push.as_ref().map_or(0, |p| p.1);
+                move |heard| {
+                    let news = match heard {
+                        Heard::Changed(version) => room
+                            .try_with_untracked(|r| r.as_ref().map_or(-1, |r| r.version))
+                            .is_some_and(|shown| version > shown),
+                        Heard::Open => {
+                            push_pace.store(poll_ms, Ordering::Relaxed);
+                            super::push::show_state("live");
+                            true
+                        }
+                        Heard::Failed => {
+                            push_pace.store(0, Ordering::Relaxed);
+                            super::push::show_state("off");
+                            false
+                        }
+                    };
+                    if news {
+                        nudge.nudge();
+                    }
+                }
+            };
+            // A channel the browser gave up on (it does after a refusal) is opened anew now and then.
+            let (mut channel, mut reopen_at) = (None::<super::push::PushChannel>, 0.0);
             let mut failures = 0u32;
             let mut waited = 0u32;
+            let mut news = false;
             let mut seen_wake = wake.try_get_untracked().unwrap_or(0);
             let mut was_visible = browser::page_visible();
             while alive.load(Ordering::Relaxed) {
-                TimeoutFuture::new(250).await;
-                waited += 250;
+                let tick = js_sys::Date::now();
+                // A push stays news until a poll has fetched it (not while a move is in flight).
+                news |= nudge.sleep(250).await;
+                let now = js_sys::Date::now();
+                waited += (now - tick) as u32;
+                if let Some((url, _)) = &push {
+                    if channel.as_ref().is_some_and(super::push::PushChannel::closed) {
+                        channel = None;
+                    }
+                    if channel.is_none() && now >= reopen_at {
+                        channel = super::push::open(url, &id, heard.clone());
+                        reopen_at = now + REOPEN_PUSH_MS;
+                    }
+                }
                 let (Some(wake_now), Some(busy), Some(colour), Some(game)) = (
                     wake.try_get_untracked(),
                     pending.try_with_untracked(Option::is_some),
@@ -305,15 +360,16 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 if visible != was_visible {
                     let _ = visible_signal.try_set(visible);
                 }
-                let woken = wake_now != seen_wake || (visible && !was_visible);
+                let woken = news || wake_now != seen_wake || (visible && !was_visible);
                 was_visible = visible;
                 let my_turn = colour.is_some() && game.and_then(|s| s.to_move()) == colour;
-                let due = if failures > 0 { retry_delay_ms(failures - 1) } else { poll_delay_ms(visible, my_turn) };
+                let pace = Some(push_pace.load(Ordering::Relaxed)).filter(|&ms| ms > 0);
+                let due =
+                    if failures > 0 { retry_delay_ms(failures - 1) } else { poll_delay_ms(visible, my_turn, pace) };
                 if !woken && waited < due || busy {
                     continue;
                 }
-                seen_wake = wake_now;
-                waited = 0;
+                (seen_wake, waited, news) = (wake_now, 0, false);
                 let before = generation.load(Ordering::Relaxed);
                 let (Some(tag), Some(seat)) = (etag.try_get_value(), held.try_get_untracked()) else { break };
                 let token = seat.map(|s| s.token);
@@ -677,8 +733,11 @@ mod tests {
 
     #[test]
     fn polling_slows_down_when_hidden_and_retries_back_off() {
-        assert_eq!(poll_delay_ms(true, false), 1_000);
-        assert!(poll_delay_ms(false, false) > poll_delay_ms(true, true));
+        assert_eq!(poll_delay_ms(true, false, None), 1_000);
+        assert!(poll_delay_ms(false, false, None) > poll_delay_ms(true, true, None));
+        // With a working push, the server's pace, but a hidden tab stays slower.
+        assert_eq!(poll_delay_ms(true, false, Some(10_000)), 10_000);
+        assert_eq!(poll_delay_ms(false, false, Some(1_000)), 15_000);
         assert_eq!((retry_delay_ms(0), retry_delay_ms(2), retry_delay_ms(30)), (1_000, 4_000, 15_000));
     }
 

@@ -1,0 +1,168 @@
+//! Push: "room R is now at version V", so an open room fetches at once instead of at its next
+//! poll. Nothing else travels: the page then GETs the room as it does when polling (with its
+//! ETag), so the API stays the only source of truth, nothing secret is pushed, and a forged or
+//! stale message can at most cause a GET.
+//!
+//! The local server pushes with Server-Sent Events (`GET /api/events?roomId=R`), fed by the
+//! store's successful writes in this process. SSE rather than a WebSocket: the push only goes one
+//! way, browsers' `EventSource` reconnects by itself, it is plain HTTP (no upgrade, nothing for a
+//! proxy to refuse), axum serves it without another crate, and the page's bundle needs only the
+//! small `EventSource` binding. Deployed, functions cannot hold connections: a database trigger
+//! broadcasts on Supabase Realtime instead (`sql/init.sql`). `GET /api/push` tells the site which.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use axum::extract::{Query, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::Json;
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tabula_core::Seat;
+use tokio::sync::broadcast;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::{Stream, StreamExt};
+
+use crate::error::ApiError;
+use crate::room::{Room, RoomId};
+use crate::routes::AppState;
+use crate::store::{LevelRecords, Solve, Store, StoreError};
+
+/// Changes kept for a slow listener before it skips some (it then fetches on its next poll).
+const BACKLOG: usize = 1024;
+
+/// Which push the site should use, as `GET /api/push` tells it.
+#[derive(Clone)]
+pub enum Push {
+    /// Server-Sent Events from this process.
+    Local(RoomChanges),
+    /// Supabase Realtime broadcasts: the project's URL and its public (anon) key.
+    Supabase { url: String, anon_key: String },
+    /// No push: pages poll.
+    Off,
+}
+
+/// A room's new version, as written by this process.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomChange {
+    pub room: RoomId,
+    pub version: i64,
+}
+
+/// Every room change written through a [`Notifying`] store, to whoever listens.
+#[derive(Clone)]
+pub struct RoomChanges(broadcast::Sender<RoomChange>);
+
+impl Default for RoomChanges {
+    fn default() -> Self {
+        RoomChanges(broadcast::channel(BACKLOG).0)
+    }
+}
+
+impl RoomChanges {
+    fn announce(&self, room: &Room) {
+        // No listener is not an error: nobody has the room open.
+        let _ = self.0.send(RoomChange { room: room.id.clone(), version: room.version });
+    }
+
+    /// The versions `room` reaches from now on.
+    pub fn of(&self, room: RoomId) -> impl Stream<Item = i64> + Send + 'static {
+        BroadcastStream::new(self.0.subscribe()).filter_map(move |change| match change {
+            Ok(change) if change.room == room => Some(change.version),
+            // Skipped changes (a slow listener): the page's own polling catches up.
+            Ok(_) | Err(BroadcastStreamRecvError::Lagged(_)) => None,
+        })
+    }
+}
+
+/// A store that announces every room it creates or replaces.
+pub struct Notifying {
+    inner: Arc<dyn Store>,
+    changes: RoomChanges,
+}
+
+impl Notifying {
+    pub fn new(inner: Arc<dyn Store>, changes: RoomChanges) -> Notifying {
+        Notifying { inner, changes }
+    }
+}
+
+#[async_trait]
+impl Store for Notifying {
+    async fn load(&self, id: &RoomId) -> Result<Option<Room>, StoreError> {
+        self.inner.load(id).await
+    }
+
+    async fn create(&self, room: &Room) -> Result<bool, StoreError> {
+        let created = self.inner.create(room).await?;
+        if created {
+            self.changes.announce(room);
+        }
+        Ok(created)
+    }
+
+    async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError> {
+        let replaced = self.inner.replace(room, expected).await?;
+        if replaced {
+            self.changes.announce(room);
+        }
+        Ok(replaced)
+    }
+
+    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.inner.touch(id, seat, at).await
+    }
+
+    async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {
+        self.inner.delete_idle(cutoff).await
+    }
+
+    async fn add_solve(&self, solve: &Solve) -> Result<(), StoreError> {
+        self.inner.add_solve(solve).await
+    }
+
+    async fn records(&self, level: i64) -> Result<LevelRecords, StoreError> {
+        self.inner.records(level).await
+    }
+}
+
+/// The slowest a page polls while its push works: polls still say a seated player is there, so
+/// a third of the time after which a silent player counts as gone, and at most this.
+const SLOW_POLL_MS: i64 = 10_000;
+
+/// `GET /api/push`: how this deployment pushes room changes, and how slowly a page with a working
+/// push still polls (`pollMs`).
+pub async fn get_push(State(app): State<AppState>) -> Json<Value> {
+    let poll_ms = (app.abandon_after().num_milliseconds() / 3).clamp(1_000, SLOW_POLL_MS);
+    Json(match app.push() {
+        Push::Local(_) => json!({"mode": "sse", "url": "/api/events", "pollMs": poll_ms}),
+        Push::Supabase { url, anon_key } => json!({"mode": "supabase", "url": url, "key": anon_key, "pollMs": poll_ms}),
+        Push::Off => json!({"mode": "poll"}),
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventsQuery {
+    room_id: Option<String>,
+}
+
+/// `GET /api/events?roomId=R`: a stream of `room` events whose data is `{"roomId", "version"}`,
+/// one per change of room R, with a comment every 15 s so idle connections stay open.
+pub async fn get_events(
+    State(app): State<AppState>,
+    query: Result<Query<EventsQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let Push::Local(changes) = app.push() else { return Err(ApiError::NotFound) };
+    let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let id = RoomId::parse(query.room_id.as_deref().ok_or_else(|| ApiError::BadRequest("roomId is required".into()))?)?;
+    let room = id.as_str().to_owned();
+    let events = changes.of(id).map(move |version| {
+        let data = json!({"roomId": room, "version": version}).to_string();
+        Ok(Event::default().event("room").data(data))
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}

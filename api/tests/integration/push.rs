@@ -1,0 +1,90 @@
+//! The local server's push (Server-Sent Events): every change of a room reaches that room's
+//! stream as `{roomId, version}` and nothing else travels; other rooms' changes do not.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::client::{room_id, Backend, TestApi};
+
+/// An open `/api/events` stream, read event by event.
+struct Events {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl Events {
+    async fn open(api: &TestApi, room: &str) -> Events {
+        let url = format!("{}/api/events", api.base);
+        let response = api.http.get(url).query(&[("roomId", room)]).send().await.expect("the stream opens");
+        assert_eq!(response.status(), 200);
+        let kind = response.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(kind.starts_with("text/event-stream"), "{kind}");
+        Events { response, buffer: String::new() }
+    }
+
+    /// The next `room` event's data, or `None` if none comes within `wait`.
+    async fn next(&mut self, wait: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            while let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let lines: Vec<&str> = block.lines().collect();
+                if lines.contains(&"event: room") {
+                    let data = lines.iter().find_map(|l| l.strip_prefix("data: ")).expect("an event has data");
+                    return Some(serde_json::from_str(data).expect("the data is JSON"));
+                }
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.response.chunk()).await.ok()?;
+            let chunk = chunk.expect("the stream stays readable").expect("the stream stays open");
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(3);
+
+pub async fn a_room_stream_carries_each_new_version_of_that_room_only(backend: Backend) {
+    let api = TestApi::start_pushing(backend).await;
+    let mode = api.send(api.http.get(format!("{}/api/push", api.base))).await;
+    // Polls say a seated player is there: with push they slow down to a third of the abandonment
+    // time (120 s by default), at most 10 s.
+    assert_eq!(mode.body, json!({"mode": "sse", "url": "/api/events", "pollMs": 10_000}));
+
+    let (room, other) = (room_id(), room_id());
+    let mut events = Events::open(&api, &room).await;
+    let [one, two] = api.seated_room(&room).await;
+    api.seated_room(&other).await;
+    // Created at version 0, then one version per seat taken.
+    for version in 0..=2 {
+        assert_eq!(events.next(WAIT).await, Some(json!({"roomId": room, "version": version})));
+    }
+    let v = api.get(&room).await.body["version"].as_i64().unwrap();
+    assert_eq!(api.play(&room, &one, v, json!([4, 4])).await.status, 200);
+    assert_eq!(events.next(WAIT).await, Some(json!({"roomId": room, "version": v + 1})));
+    // A refused move and a poll write no version: nothing is pushed.
+    assert_eq!(api.play(&room, &one, v + 1, json!([4, 5])).await.status, 422);
+    api.poll(&room, &two).await;
+    assert_eq!(api.act(&room, &two, v + 1, "resign").await.status, 200);
+    assert_eq!(events.next(WAIT).await, Some(json!({"roomId": room, "version": v + 2})));
+    assert_eq!(events.next(Duration::from_millis(300)).await, None, "the other room's changes are not sent");
+}
+
+pub async fn streams_are_refused_clearly_without_a_room_or_without_push(backend: Backend) {
+    let pushing = TestApi::start_pushing(backend).await;
+    let missing = pushing.send(pushing.http.get(format!("{}/api/events", pushing.base))).await;
+    assert_eq!((missing.status.as_u16(), missing.code()), (400, "bad_request"), "{}", missing.raw);
+    let bad = pushing.send(pushing.http.get(format!("{}/api/events?roomId=no%20spaces", pushing.base))).await;
+    assert_eq!(bad.status, 400, "{}", bad.raw);
+
+    let polling = TestApi::start(backend).await;
+    let mode = polling.send(polling.http.get(format!("{}/api/push", polling.base))).await;
+    assert_eq!(mode.body, json!({"mode": "poll"}));
+    let none = polling.send(polling.http.get(format!("{}/api/events?roomId=abc", polling.base))).await;
+    assert_eq!((none.status.as_u16(), none.code()), (404, "not_found"), "{}", none.raw);
+}
+
+both_stores!(
+    a_room_stream_carries_each_new_version_of_that_room_only,
+    streams_are_refused_clearly_without_a_room_or_without_push,
+);
