@@ -40,7 +40,10 @@ pub fn poll_delay_ms(visible: bool, my_turn: bool, pushed: Option<u32>) -> u32 {
 }
 
 /// How often a push channel the browser gave up on is opened anew.
-const REOPEN_PUSH_MS: f64 = 10_000.0;
+const REOPEN_PUSH_MS: u32 = 10_000;
+
+/// The poll loop looks at the room's state this often (a push ends its wait at once).
+const TICK_MS: u32 = 250;
 
 /// Retrying after a failed request: 1 s, 2 s, 4 s ... up to 15 s.
 pub fn retry_delay_ms(failures: u32) -> u32 {
@@ -327,25 +330,25 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 }
             };
             // A channel the browser gave up on (it does after a refusal) is opened anew now and then.
-            let (mut channel, mut reopen_at) = (None::<super::push::PushChannel>, 0.0);
+            let (mut channel, mut reopen_in) = (None::<super::push::PushChannel>, 0u32);
             let mut failures = 0u32;
             let mut waited = 0u32;
             let mut news = false;
             let mut seen_wake = wake.try_get_untracked().unwrap_or(0);
             let mut was_visible = browser::page_visible();
             while alive.load(Ordering::Relaxed) {
-                let tick = js_sys::Date::now();
                 // A push stays news until a poll has fetched it (not while a move is in flight).
-                news |= nudge.sleep(250).await;
-                let now = js_sys::Date::now();
-                waited += (now - tick) as u32;
+                news |= nudge.sleep(TICK_MS).await;
+                // Counted as a whole tick even when a push ended it early: a push polls anyway.
+                waited += TICK_MS;
+                reopen_in = reopen_in.saturating_sub(TICK_MS);
                 if let Some((url, _)) = &push {
                     if channel.as_ref().is_some_and(super::push::PushChannel::closed) {
                         channel = None;
                     }
-                    if channel.is_none() && now >= reopen_at {
+                    if channel.is_none() && reopen_in == 0 {
                         channel = super::push::open(url, &id, heard.clone());
-                        reopen_at = now + REOPEN_PUSH_MS;
+                        reopen_in = REOPEN_PUSH_MS;
                     }
                 }
                 let (Some(wake_now), Some(busy), Some(colour), Some(game)) = (
