@@ -120,7 +120,42 @@ begin
 end
 $$;
 
--- The API calls no SQL function; none in this schema is callable by clients.
+-- Push (live rooms): every new version of a room is broadcast on Supabase Realtime, on the public
+-- topic 'room:<room_id>', event 'room', with only the room id and the version; pages then fetch
+-- the room through the API. (Clients cannot read the table, so Postgres Changes cannot reach them;
+-- a broadcast from the database can.) A failed broadcast never fails the write: the move stands and
+-- pages still poll. Created only where Realtime is (every Supabase project).
+create or replace function public.tabula_announce_room() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+    if tg_op = 'INSERT' or new.version is distinct from old.version then
+        begin
+            perform realtime.send(
+                jsonb_build_object('roomId', new.room_id, 'version', new.version),
+                'room',
+                'room:' || new.room_id,
+                false
+            );
+        exception when others then
+            raise warning 'room % version % not broadcast: %', new.room_id, new.version, sqlerrm;
+        end;
+    end if;
+    return null;
+end
+$$;
+
+do $$
+begin
+    drop trigger if exists rooms_announce on public.rooms;
+    if to_regprocedure('realtime.send(jsonb, text, text, boolean)') is not null then
+        create trigger rooms_announce after insert or update of version on public.rooms
+            for each row execute function public.tabula_announce_room();
+    end if;
+end
+$$;
+
+-- The API calls no SQL function (the trigger's runs as the table's writes); none in this schema is
+-- callable by clients.
 do $$
 declare
     client_role text;

@@ -156,3 +156,48 @@ fn cron_cleanup_schedules_one_daily_job_that_deletes_idle_rooms() {
         .unwrap();
     assert_eq!(left, active, "only the room idle for over 48 hours is gone");
 }
+
+/// The Realtime broadcasts of `sql/init.sql`'s trigger for `room`, as the stand-in recorded them.
+fn broadcasts(room: &str) -> Vec<serde_json::Value> {
+    let rows = supabase()
+        .postgres
+        .sql(
+            "postgres",
+            &format!(
+                "select json_build_object('payload', payload, 'event', event, 'topic', topic, 'private', private) \
+                 from realtime.sent where topic = 'room:{room}' order by id"
+            ),
+        )
+        .unwrap();
+    rows.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+/// Through the API on PostgREST: each new version of a room (created, two seats, a move, a
+/// resignation) is broadcast once, with only the room id and version, on the room's public topic;
+/// a poll (presence) and a refused move broadcast nothing; and when Realtime fails, the moves
+/// still land.
+#[tokio::test]
+async fn the_database_broadcasts_each_room_version_and_a_failed_broadcast_loses_no_move() {
+    let api = TestApi::start(Backend::Postgrest).await;
+    let room = room_id();
+    let [one, two] = api.seated_room(&room).await;
+    assert_eq!(api.play(&room, &one, 2, json!([4, 4])).await.status, 200);
+    assert_eq!(api.poll(&room, &two).await.status, 200);
+    assert_eq!(api.play(&room, &one, 3, json!([4, 5])).await.status, 422);
+    assert_eq!(api.act(&room, &two, 3, "resign").await.status, 200);
+    let sent = broadcasts(&room);
+    let expected: Vec<_> = (0..=4)
+        .map(|version| {
+            json!({"payload": {"roomId": room, "version": version}, "event": "room",
+                   "topic": format!("room:{room}"), "private": false})
+        })
+        .collect();
+    assert_eq!(sent, expected);
+
+    // Realtime down (the stand-in fails for these rooms): every write still lands.
+    let down = format!("fail-{}", &room_id()[1..9]);
+    let [one, _] = api.seated_room(&down).await;
+    assert_eq!(api.play(&down, &one, 2, json!([0, 0])).await.status, 200);
+    assert_eq!(api.get(&down).await.body["version"], 3);
+    assert!(broadcasts(&down).is_empty());
+}
