@@ -133,18 +133,23 @@ fn fill(game: &Edges, cell: usize, hole: usize, me: Seat) -> Option<EdgesMove> {
     Some(EdgesMove::shift(from, hole))
 }
 
+/// Whether `me` putting an edge on `edge` fills the only hole of a cell with three enemy edges.
+fn is_suicide(game: &Edges, edge: usize, me: Seat) -> bool {
+    game.torus().edge_cells(edge).into_iter().any(|cell| effect(game, cell, edge, me) == Effect::Suicide)
+}
+
 /// The levels' playout action: take a cell when one can be taken (most of the time), otherwise a
 /// uniform action, drawn again (a few times) while it lands where the opponent eats it at once.
+/// Nothing is allocated: this runs for every action of every playout.
 fn informed_action(game: &Edges, rng: &mut AiRng) -> EdgesMove {
     let me = game.status().to_move().expect("a playout moves only in an ongoing game");
     if rng.random::<f32>() < TAKE_CHANCE {
-        let takes: Vec<EdgesMove> =
-            holes(game, me, Effect::Takes).filter_map(|(cell, hole)| fill(game, cell, hole, me)).collect();
-        if !takes.is_empty() {
-            return takes[rng.random_range(0..takes.len())];
+        let takes = || holes(game, me, Effect::Takes).filter_map(|(cell, hole)| fill(game, cell, hole, me));
+        let count = takes().count();
+        if count > 0 {
+            return takes().nth(rng.random_range(0..count)).expect("counted takes");
         }
     }
-    let suicides: Vec<usize> = holes(game, me, Effect::Suicide).map(|(_, hole)| hole).collect();
     let mut mv = uniform_action(game, rng);
     for _ in 0..SUICIDE_REDRAWS {
         let lands = match mv {
@@ -152,7 +157,7 @@ fn informed_action(game: &Edges, rng: &mut AiRng) -> EdgesMove {
             EdgesMove::Move { to, .. } => to,
             EdgesMove::Pass { .. } => break,
         };
-        if !suicides.contains(&lands) {
+        if !is_suicide(game, lands, me) {
             break;
         }
         mv = uniform_action(game, rng);
@@ -169,6 +174,11 @@ mod tests {
 
     fn after(moves: &[EdgesMove]) -> Edges {
         Edges::replay(EdgesConfig::default(), moves).unwrap()
+    }
+
+    /// The position after placing on `edges`, seat one first.
+    fn placed(edges: &[usize]) -> Edges {
+        after(&edges.iter().map(|&e| EdgesMove::place(e)).collect::<Vec<_>>())
     }
 
     #[test]
@@ -191,14 +201,7 @@ mod tests {
     #[test]
     fn informed_playouts_take_a_cell_they_can_take() {
         // Cell 0 (edges 0, 8, 64, 65): seat one holds 0, 8 and 64, so an edge on 65 takes it.
-        let game = after(&[
-            EdgesMove::place(0),
-            EdgesMove::place(18),
-            EdgesMove::place(8),
-            EdgesMove::place(26),
-            EdgesMove::place(64),
-            EdgesMove::place(82),
-        ]);
+        let game = placed(&[0, 18, 8, 26, 64, 82]);
         let mut rng = AiRng::seed_from_u64(5);
         let draws = 1_000;
         let taken = (0..draws).filter(|_| informed_action(&game, &mut rng) == EdgesMove::place(65)).count();
@@ -209,14 +212,7 @@ mod tests {
     fn informed_playouts_shun_an_edge_the_opponent_would_eat() {
         // Cell 18 (edges 18, 26, 82, 83): seat two holds 18, 26 and 82, so seat one on 83 is
         // eaten. Seat one, to move, can take no cell.
-        let game = after(&[
-            EdgesMove::place(0),
-            EdgesMove::place(18),
-            EdgesMove::place(1),
-            EdgesMove::place(26),
-            EdgesMove::place(2),
-            EdgesMove::place(82),
-        ]);
+        let game = placed(&[0, 18, 1, 26, 2, 82]);
         let lands_on_83 =
             |mv: EdgesMove| matches!(mv, EdgesMove::Place { edge: 83, .. } | EdgesMove::Move { to: 83, .. });
         let mut rng = AiRng::seed_from_u64(5);

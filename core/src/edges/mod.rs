@@ -175,6 +175,16 @@ struct Record {
     events: Events,
 }
 
+/// One item passed from `old` to `new` (either may be nobody) in per-seat counts.
+fn shift_count(counts: &mut [u32; 2], old: Option<Seat>, new: Option<Seat>) {
+    if let Some(old) = old {
+        counts[old.index()] -= 1;
+    }
+    if let Some(new) = new {
+        counts[new.index()] += 1;
+    }
+}
+
 /// An Edges & Blocks position with its undo history.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edges {
@@ -322,24 +332,12 @@ impl Edges {
 
     /// Sets an edge's colour, keeping the counts.
     fn put_edge(&mut self, edge: usize, colour: Option<Seat>) {
-        if let Some(old) = self.edges[edge] {
-            self.edge_counts[old.index()] -= 1;
-        }
-        if let Some(new) = colour {
-            self.edge_counts[new.index()] += 1;
-        }
-        self.edges[edge] = colour;
+        shift_count(&mut self.edge_counts, std::mem::replace(&mut self.edges[edge], colour), colour);
     }
 
     /// Sets a cell's owner, keeping the counts.
     fn put_owner(&mut self, cell: usize, owner: Option<Seat>) {
-        if let Some(old) = self.owners[cell] {
-            self.cell_counts[old.index()] -= 1;
-        }
-        if let Some(new) = owner {
-            self.cell_counts[new.index()] += 1;
-        }
-        self.owners[cell] = owner;
+        shift_count(&mut self.cell_counts, std::mem::replace(&mut self.owners[cell], owner), owner);
     }
 
     /// Counts edges and cells afresh (after a state is loaded).
