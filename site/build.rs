@@ -68,6 +68,13 @@ fn shown_here(id: &str) -> bool {
     if page_only && !page_bundle {
         return false;
     }
+    // The lobby and quick play: the home and game pages only.
+    let lobby =
+        ["lobby-", "quick-play", "public-room", "title-lobby", "description-lobby"].iter().any(|p| id.starts_with(p))
+            && id != "lobby-watching";
+    if lobby && !(feature("HOME_PAGES") || feature("GAME_PAGE")) {
+        return false;
+    }
     // Refusals and labels named without their game's prefix, shown only by the games that use them.
     let go_refusals = ["ko", "superko", "suicide", "no_colour", "no_stone", "not_scoring", "scoring"];
     match id.strip_prefix("illegal-") {

@@ -39,8 +39,13 @@ alter table public.rooms add column if not exists abandon_draw boolean not null 
 alter table public.rooms add column if not exists seat1_seen_at timestamptz;
 alter table public.rooms add column if not exists seat2_seen_at timestamptz;
 
+-- Listed in the lobby (GET /api/lobby); rooms are private, link only, unless created public.
+alter table public.rooms add column if not exists public boolean not null default false;
+
 -- The idle-room cleanup scans by last activity.
 create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
+-- The lobby reads the public rooms, newest first.
+create index if not exists rooms_public_idx on public.rooms (created_at desc) where public;
 
 alter table public.rooms enable row level security;
 

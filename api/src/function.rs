@@ -14,6 +14,6 @@ pub fn init_logging() {
 pub async fn run() -> Result<(), vercel_runtime::Error> {
     init_logging();
     let state = state_from_env(&Deployment::Serverless)?;
-    let service = ServiceBuilder::new().layer(VercelLayer::new()).service(crate::router(state));
+    let service = ServiceBuilder::new().layer(VercelLayer::new()).service(crate::routes::function_router(state));
     vercel_runtime::run(service).await
 }

@@ -4,9 +4,11 @@
 
 mod body;
 mod cache;
+pub mod card;
 pub mod config;
 pub mod error;
 pub mod function;
+pub mod lobby;
 pub mod push;
 pub mod ratelimit;
 mod records;

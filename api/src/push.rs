@@ -10,8 +10,9 @@
 //! small `EventSource` binding. Deployed, functions cannot hold connections: a database trigger
 //! broadcasts on Supabase Realtime instead (`sql/init.sql`). `GET /api/push` tells the site which.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use axum::extract::{Query, State};
@@ -20,7 +21,7 @@ use axum::Json;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tabula_core::Seat;
+use tabula_core::{GameKind, Seat};
 use tokio::sync::broadcast;
 use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tokio_stream::wrappers::BroadcastStream;
@@ -52,29 +53,67 @@ pub struct RoomChange {
     pub version: i64,
 }
 
-/// Every room change written through a [`Notifying`] store, to whoever listens.
+/// Every room change written through a [`Notifying`] store, to whoever listens; and how many
+/// listen to each room (every open room page listens: that is how watchers are counted).
 #[derive(Clone)]
-pub struct RoomChanges(broadcast::Sender<RoomChange>);
+pub struct RoomChanges {
+    sender: broadcast::Sender<RoomChange>,
+    listeners: Arc<Mutex<HashMap<RoomId, usize>>>,
+}
 
 impl Default for RoomChanges {
     fn default() -> Self {
-        RoomChanges(broadcast::channel(BACKLOG).0)
+        RoomChanges { sender: broadcast::channel(BACKLOG).0, listeners: Arc::default() }
+    }
+}
+
+/// One listener of a room, counted while it lives.
+struct Listening {
+    listeners: Arc<Mutex<HashMap<RoomId, usize>>>,
+    room: RoomId,
+}
+
+impl Listening {
+    fn new(listeners: Arc<Mutex<HashMap<RoomId, usize>>>, room: RoomId) -> Listening {
+        *listeners.lock().unwrap_or_else(|p| p.into_inner()).entry(room.clone()).or_default() += 1;
+        Listening { listeners, room }
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let mut listeners = self.listeners.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(count) = listeners.get_mut(&self.room) {
+            *count -= 1;
+            if *count == 0 {
+                listeners.remove(&self.room);
+            }
+        }
     }
 }
 
 impl RoomChanges {
     fn announce(&self, room: &Room) {
         // No listener is not an error: nobody has the room open.
-        let _ = self.0.send(RoomChange { room: room.id.clone(), version: room.version });
+        let _ = self.sender.send(RoomChange { room: room.id.clone(), version: room.version });
     }
 
-    /// The versions `room` reaches from now on.
+    /// The versions `room` reaches from now on; counted as a listener of `room` until dropped.
     pub fn of(&self, room: RoomId) -> impl Stream<Item = i64> + Send + 'static {
-        BroadcastStream::new(self.0.subscribe()).filter_map(move |change| match change {
-            Ok(change) if change.room == room => Some(change.version),
-            // Skipped changes (a slow listener): the page's own polling catches up.
-            Ok(_) | Err(BroadcastStreamRecvError::Lagged(_)) => None,
+        let listening = Listening::new(self.listeners.clone(), room.clone());
+        BroadcastStream::new(self.sender.subscribe()).filter_map(move |change| {
+            let _counted = &listening;
+            match change {
+                Ok(change) if change.room == room => Some(change.version),
+                // Skipped changes (a slow listener): the page's own polling catches up.
+                Ok(_) | Err(BroadcastStreamRecvError::Lagged(_)) => None,
+            }
         })
+    }
+
+    /// How many listen to `room` now.
+    pub fn listeners(&self, room: &RoomId) -> usize {
+        self.listeners.lock().unwrap_or_else(|p| p.into_inner()).get(room).copied().unwrap_or(0)
     }
 }
 
@@ -114,6 +153,15 @@ impl Store for Notifying {
 
     async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.inner.touch(id, seat, at).await
+    }
+
+    async fn public_rooms(
+        &self,
+        game: Option<GameKind>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Room>, StoreError> {
+        self.inner.public_rooms(game, since, limit).await
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {

@@ -94,6 +94,8 @@ pub struct Room {
     pub seen: [Option<DateTime<Utc>>; 2],
     /// Seat 1 and seat 2.
     pub seats: [SeatHolder; 2],
+    /// Listed in the lobby; chosen when the room is created (private, link only, by default).
+    pub public: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -104,6 +106,8 @@ pub struct LoadedRoom {
     pub game: AnyGame,
     /// Seat 1 and seat 2: gone for longer than the room's abandonment time (see `mark_away`).
     pub away: [bool; 2],
+    /// How many people watch the room, where that is known (`AppState::open`).
+    pub watching: Option<usize>,
 }
 
 impl Room {
@@ -123,6 +127,7 @@ impl Room {
             abandoned: None,
             seen: [None, None],
             seats: Default::default(),
+            public: false,
             created_at: now,
             updated_at: now,
         }
@@ -158,7 +163,7 @@ impl Room {
             .game
             .replay(&self.config, &self.moves)
             .map_err(|e| ApiError::internal(format!("room {} does not replay: {e}", self.id.as_str())))?;
-        Ok(LoadedRoom { room: self, game, away: [false; 2] })
+        Ok(LoadedRoom { room: self, game, away: [false; 2], watching: None })
     }
 
     /// How many of the last moves a takeback by `seat` removes: its colour's last move and every
@@ -206,11 +211,13 @@ impl LoadedRoom {
     }
 
     /// A strong ETag that changes with every change of the room (a recreated room restarts its
-    /// version, so the creation time is part of it) and when a player goes away or comes back.
+    /// version, so the creation time is part of it), when a player goes away or comes back, and
+    /// with the number watching.
     pub fn etag(&self) -> String {
         let away: String =
             Seat::ALL.into_iter().filter(|s| self.away[s.index()]).map(|s| format!("-a{}", s.number())).collect();
-        format!("\"{}-{}{away}\"", self.room.created_at.timestamp_millis(), self.room.version)
+        let watching = self.watching.map_or(String::new(), |n| format!("-w{n}"));
+        format!("\"{}-{}{away}{watching}\"", self.room.created_at.timestamp_millis(), self.room.version)
     }
 
     /// The room as clients see it: never a token or a token hash.
@@ -234,7 +241,7 @@ impl LoadedRoom {
                 })
             })
             .collect();
-        json!({
+        let mut view = json!({
             "roomId": room.id.as_str(),
             "game": room.game,
             "config": self.game.client_config(),
@@ -248,9 +255,14 @@ impl LoadedRoom {
             // How many moves the pending request takes back: 1, or 2 once the other side replied.
             "takebackMoves": room.takeback.and_then(|seat| room.takeback_length(seat).ok().flatten()),
             "takebacks": room.takebacks,
+            "public": room.public,
             "createdAt": timestamp(room.created_at),
             "updatedAt": timestamp(room.updated_at),
-        })
+        });
+        if let Some(watching) = self.watching {
+            view["watching"] = json!(watching);
+        }
+        view
     }
 }
 

@@ -79,11 +79,32 @@ impl AppState {
         self.store.as_ref()
     }
 
-    /// Replays `room` and marks who is away, as of now.
-    fn open(&self, room: Room) -> Result<LoadedRoom, ApiError> {
+    /// Replays `room` and marks who is away, as of now, and how many watch it where that is known.
+    pub(crate) fn open(&self, room: Room) -> Result<LoadedRoom, ApiError> {
         let mut loaded = room.load()?;
-        loaded.mark_away(Utc::now(), self.abandon_after);
+        let now = Utc::now();
+        loaded.mark_away(now, self.abandon_after);
+        loaded.watching = self.watching(&loaded.room, now);
         Ok(loaded)
+    }
+
+    /// The seated players still there: seats taken whose player was heard of within the
+    /// abandonment time.
+    pub(crate) fn present(&self, room: &Room, now: chrono::DateTime<Utc>) -> Vec<Seat> {
+        Seat::ALL
+            .into_iter()
+            .filter(|seat| room.holder(*seat).token_hash.is_some() && now - room.last_seen(*seat) <= self.abandon_after)
+            .collect()
+    }
+
+    /// How many people watch `room`: with the local push, every open room page listens to it, so
+    /// its listeners less its seated players still there. Unknown elsewhere (deployed functions
+    /// hold no connections).
+    fn watching(&self, room: &Room, now: chrono::DateTime<Utc>) -> Option<usize> {
+        match &self.push {
+            Push::Local(changes) => Some(changes.listeners(&room.id).saturating_sub(self.present(room, now).len())),
+            _ => None,
+        }
     }
 
     /// Records a poll by `seat` unless one was recorded recently (or much sooner for short
@@ -118,14 +139,40 @@ async fn within_deadline(request: axum::extract::Request, next: axum::middleware
 
 /// The API under its public paths (`/api/game`, `/api/cron`), rate-limited when a limiter is set.
 pub fn router(state: AppState) -> Router {
+    limited(api_routes(), state)
+}
+
+/// The router of a Vercel function: the API, and `/room/<code>`, which reaches a function only
+/// through `vercel.json`'s rewrite for link-preview crawlers (should the platform pass on the
+/// address asked for rather than the rewrite's destination).
+pub fn function_router(state: AppState) -> Router {
+    limited(api_routes().route("/room/{code}", get(crate::card::get_room_card_page)), state)
+}
+
+fn limited(routes: Router<AppState>, state: AppState) -> Router {
     let limiter = state.limiter.clone();
-    let api = Router::new()
+    let api = routes.with_state(state);
+    match limiter {
+        Some(limiter) => api.layer(axum::middleware::from_fn_with_state(limiter, ratelimit::middleware)),
+        None => api,
+    }
+}
+
+fn api_routes() -> Router<AppState> {
+    Router::new()
         .route(
             "/api/game",
             get(get_room).post(post_room).put(put_room).layer(axum::middleware::from_fn(within_deadline)),
         )
         .route("/api/cron", get(cron))
         .route("/api/push", get(crate::push::get_push))
+        .route("/api/card", get(crate::card::get_card).layer(axum::middleware::from_fn(within_deadline)))
+        .route(
+            "/api/lobby",
+            get(crate::lobby::get_lobby)
+                .post(crate::lobby::post_quick_play)
+                .layer(axum::middleware::from_fn(within_deadline)),
+        )
         // A stream: no deadline.
         .route("/api/events", get(crate::push::get_events))
         .route("/api/triplex/solve", post(crate::triplex::post_solve).layer(axum::middleware::from_fn(within_deadline)))
@@ -140,11 +187,6 @@ pub fn router(state: AppState) -> Router {
         .route("/api", any(|| async { ApiError::NotFound }))
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(CREATE_BODY_LIMIT))
-        .with_state(state);
-    match limiter {
-        Some(limiter) => api.layer(axum::middleware::from_fn_with_state(limiter, ratelimit::middleware)),
-        None => api,
-    }
 }
 
 #[derive(Deserialize)]
@@ -155,14 +197,14 @@ struct RoomQuery {
     format: Option<String>,
 }
 
-async fn fetch(store: &dyn Store, id: &RoomId) -> Result<Room, ApiError> {
+pub(crate) async fn fetch(store: &dyn Store, id: &RoomId) -> Result<Room, ApiError> {
     store.load(id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))
 }
 
 /// The header a seated player's polls carry, so the room knows they are still there.
 const TOKEN_HEADER: &str = "x-tabula-token";
 
-fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
+pub(crate) fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
     let mut response = (status, Json(body)).into_response();
     if let Ok(etag) = HeaderValue::from_str(&room.etag()) {
         response.headers_mut().insert(header::ETAG, etag);
@@ -221,9 +263,12 @@ struct JoinRequest {
     token: Option<String>,
     /// Only when creating: `never`, `ask` (the default) or `always`.
     takebacks: Option<String>,
+    /// Only when creating: listed in the lobby (rooms are private, link only, by default).
+    #[serde(default)]
+    public: bool,
 }
 
-fn display_name(name: Option<String>) -> Result<Option<String>, ApiError> {
+pub(crate) fn display_name(name: Option<String>) -> Result<Option<String>, ApiError> {
     let Some(name) = name else { return Ok(None) };
     let name = name.trim();
     if name.chars().count() > NAME_MAX_CHARS || name.chars().any(char::is_control) {
@@ -269,10 +314,10 @@ async fn post_room(
         ));
     }
 
-    let mut room = match store.load(&id).await? {
+    let room = match store.load(&id).await? {
         Some(room) => room,
         None => {
-            let room = Room { takebacks, ..Room::new(id.clone(), &new_game, now()) };
+            let room = Room { takebacks, public: request.public, ..Room::new(id.clone(), &new_game, now()) };
             if store.create(&room).await? {
                 room
             } else {
@@ -282,28 +327,42 @@ async fn post_room(
         }
     };
 
-    let Some(seat) = request.seat else {
+    if request.seat.is_none() {
         let loaded = app.open(room)?;
         return Ok(with_etag(&loaded, StatusCode::OK, json!({"room": loaded.view(), "seat": null, "token": null})));
-    };
+    }
+    claim_seat(&app, room, request.seat, name).await
+}
+
+/// Claims `seat` (or, for `None`, the first free one) in `room` for a new token; answers as a join
+/// does: `{"room", "seat", "token"}`. Claiming does not depend on the client's version, so a lost
+/// race is retried here; `SeatTaken` once the seat (or every seat) is gone.
+pub(crate) async fn claim_seat(
+    app: &AppState,
+    mut room: Room,
+    seat: Option<Seat>,
+    name: Option<String>,
+) -> Result<Response, ApiError> {
     let token = new_token()?;
-    // Claiming does not depend on the client's version, so a lost race is retried here.
     for _ in 0..8 {
-        if room.holder(seat).token_hash.is_some() {
-            return Err(ApiError::SeatTaken(seat));
-        }
+        let free = Seat::ALL.into_iter().find(|s| room.holder(*s).token_hash.is_none());
+        let seat = match seat {
+            Some(seat) if room.holder(seat).token_hash.is_some() => return Err(ApiError::SeatTaken(seat)),
+            Some(seat) => seat,
+            None => free.ok_or(ApiError::SeatTaken(Seat::Two))?,
+        };
         let expected = room.version;
         let mut claimed = room.clone();
         claimed.seats[seat.index()] = SeatHolder { name: name.clone(), token_hash: Some(hash_token(&token)) };
         claimed.version += 1;
         claimed.updated_at = now();
-        if store.replace(&claimed, expected).await? {
+        if app.store.replace(&claimed, expected).await? {
             app.saw(&mut claimed, seat).await;
             let loaded = app.open(claimed)?;
             let body = json!({"room": loaded.view(), "seat": seat.number(), "token": token});
             return Ok(with_etag(&loaded, StatusCode::OK, body));
         }
-        room = fetch(store, &id).await?;
+        room = fetch(app.store(), &room.id).await?;
     }
     Err(ApiError::internal("seat claim kept losing races"))
 }

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use axum::response::Html;
-use axum::Router;
+use axum::{Router, ServiceExt};
 use tabula_api::config::{state_from_env, Deployment};
+use tower::Layer;
 
 pub struct ServeOptions {
     pub host: String,
@@ -78,7 +79,11 @@ async fn serve(options: ServeOptions) -> Result<()> {
         "Tabula on http://{local}  (rooms: {store}; site: {})",
         if site_built { options.site.display().to_string() } else { "not built".into() }
     );
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+    // Link-preview crawlers' `/room/<code>` is rewritten as `vercel.json` does: around the router,
+    // since a layer inside it would run after routing.
+    let app = Layer::layer(&axum::middleware::from_fn(tabula_api::card::send_link_previews_to_cards), app);
+    let app = ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<SocketAddr>(app);
+    axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

@@ -101,6 +101,14 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
         );
         pages.push(json!({"name": format!("{game} room, spectator"), "url": url, "skip": ["is-crawlable"]}));
     }
+    // The lobby, with a public room of each game waiting in it.
+    let http = reqwest::blocking::Client::new();
+    for game in ["popucom", "go", "edges", "chess"] {
+        let body =
+            json!({"roomId": format!("lhwait{game}"), "game": game, "public": true, "seat": 1, "name": "Waiting"});
+        assert!(http.post(format!("{base}/api/game")).json(&body).send().unwrap().status().is_success());
+    }
+    pages.push(json!({"name": "lobby", "url": format!("{base}/lobby")}));
     // Every page the site builds is checked: a new kind of page (the lobby, play against the
     // computer) fails here until it is added above.
     let file_of = |url: &str| {

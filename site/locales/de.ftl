@@ -408,3 +408,26 @@ chess-piece-deer = Hirsch
 chess-piece-tiger = Tiger
 chess-piece-short-bishop = Kurzläufer
 chess-piece-imitator = Imitator
+
+# The lobby (/lobby, and a panel on each game's page) and quick play.
+title-lobby = Lobby — Tabula
+description-lobby = Öffentliche Partien auf Tabula: einem wartenden Spieler beitreten oder einer laufenden Partie zusehen.
+lobby-title = Lobby
+lobby-tagline = Tritt jemandem bei, der auf einen Gegner wartet, oder sieh einer laufenden Partie zu.
+lobby-open = Lobby: wartende Spieler und Partien zum Zusehen
+lobby-waiting = Wartet auf einen Gegner
+lobby-playing = Laufende Partien
+lobby-reading = Lobby wird gelesen…
+lobby-none-waiting = Gerade wartet niemand. „Schnelle Partie“ auf der Seite eines Spiels setzt dich hierher, damit andere beitreten.
+lobby-none-playing = Gerade läuft keine öffentliche Partie.
+lobby-join = Beitreten
+lobby-watch = Zusehen
+lobby-someone = Ein Spieler
+lobby-versus = gegen
+lobby-moves = { $moves } Züge
+lobby-since = wartet seit { $minutes } Min.
+lobby-start = Eine Partie beginnen
+public-room = Raum in der Lobby zeigen (jeder darf beitreten)
+quick-play = Schnelle Partie
+quick-play-help = Tritt einem Spieler bei, der mit diesen Optionen wartet, oder wartet in der Lobby auf einen.
+lobby-watching = { $count } sehen zu

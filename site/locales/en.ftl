@@ -408,3 +408,26 @@ chess-piece-deer = Deer
 chess-piece-tiger = Tiger
 chess-piece-short-bishop = Short bishop
 chess-piece-imitator = Imitator
+
+# The lobby (/lobby, and a panel on each game's page) and quick play.
+title-lobby = Lobby — Tabula
+description-lobby = Public games on Tabula: join a player who is waiting, or watch a game being played.
+lobby-title = Lobby
+lobby-tagline = Join someone waiting for an opponent, or watch a game being played.
+lobby-open = Lobby: players waiting and games to watch
+lobby-waiting = Waiting for an opponent
+lobby-playing = Being played
+lobby-reading = Reading the lobby…
+lobby-none-waiting = Nobody is waiting right now. Quick play on a game's page puts you here for others to join.
+lobby-none-playing = No public game is being played right now.
+lobby-join = Join
+lobby-watch = Watch
+lobby-someone = A player
+lobby-versus = vs
+lobby-moves = { $moves } moves
+lobby-since = waiting for { $minutes } min
+lobby-start = Start a game
+public-room = List the room in the lobby (anyone may join)
+quick-play = Quick play
+quick-play-help = Joins a player waiting with these options, or waits in the lobby for one.
+lobby-watching = { $count } watching

@@ -408,3 +408,26 @@ chess-piece-deer = Cerf
 chess-piece-tiger = Tigre
 chess-piece-short-bishop = Fou court
 chess-piece-imitator = Imitateur
+
+# The lobby (/lobby, and a panel on each game's page) and quick play.
+title-lobby = Salon — Tabula
+description-lobby = Les parties publiques de Tabula : rejoignez un joueur qui attend, ou regardez une partie en cours.
+lobby-title = Salon
+lobby-tagline = Rejoignez quelqu’un qui attend un adversaire, ou regardez une partie en cours.
+lobby-open = Salon : joueurs en attente et parties à regarder
+lobby-waiting = En attente d’un adversaire
+lobby-playing = En cours
+lobby-reading = Lecture du salon…
+lobby-none-waiting = Personne n’attend pour l’instant. « Partie rapide » sur la page d’un jeu vous place ici pour que d’autres vous rejoignent.
+lobby-none-playing = Aucune partie publique en cours.
+lobby-join = Rejoindre
+lobby-watch = Regarder
+lobby-someone = Un joueur
+lobby-versus = contre
+lobby-moves = { $moves } coups
+lobby-since = attend depuis { $minutes } min
+lobby-start = Commencer une partie
+public-room = Afficher la salle dans le salon (tout le monde peut la rejoindre)
+quick-play = Partie rapide
+quick-play-help = Rejoint un joueur qui attend avec ces options, ou attend un adversaire dans le salon.
+lobby-watching = { $count } spectateurs

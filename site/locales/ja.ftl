@@ -408,3 +408,26 @@ chess-piece-deer = シカ
 chess-piece-tiger = トラ
 chess-piece-short-bishop = ショートビショップ
 chess-piece-imitator = イミテーター
+
+# The lobby (/lobby, and a panel on each game's page) and quick play.
+title-lobby = ロビー — Tabula
+description-lobby = Tabula の公開対局：待っているプレイヤーに参加するか、進行中の対局を観戦しましょう。
+lobby-title = ロビー
+lobby-tagline = 対戦相手を待っている人に参加するか、進行中の対局を観戦しましょう。
+lobby-open = ロビー：待っているプレイヤーと観戦できる対局
+lobby-waiting = 対戦相手を待っています
+lobby-playing = 対局中
+lobby-reading = ロビーを読み込み中…
+lobby-none-waiting = 今は誰も待っていません。ゲームのページの「クイック対戦」で、ここで相手を待てます。
+lobby-none-playing = 今は公開対局がありません。
+lobby-join = 参加
+lobby-watch = 観戦
+lobby-someone = プレイヤー
+lobby-versus = 対
+lobby-moves = { $moves } 手
+lobby-since = { $minutes } 分待機中
+lobby-start = 対局を始める
+public-room = ロビーに部屋を表示する（誰でも参加可）
+quick-play = クイック対戦
+quick-play-help = この設定で待っているプレイヤーに参加するか、ロビーで相手を待ちます。
+lobby-watching = 観戦 { $count } 人

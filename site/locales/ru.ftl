@@ -408,3 +408,26 @@ chess-piece-deer = Олень
 chess-piece-tiger = Тигр
 chess-piece-short-bishop = Короткий слон
 chess-piece-imitator = Имитатор
+
+# The lobby (/lobby, and a panel on each game's page) and quick play.
+title-lobby = Лобби — Tabula
+description-lobby = Открытые партии на Tabula: присоединитесь к ожидающему игроку или смотрите идущую партию.
+lobby-title = Лобби
+lobby-tagline = Присоединитесь к тому, кто ждёт соперника, или смотрите идущую партию.
+lobby-open = Лобби: ожидающие игроки и партии для просмотра
+lobby-waiting = Ждут соперника
+lobby-playing = Идут сейчас
+lobby-reading = Загрузка лобби…
+lobby-none-waiting = Сейчас никто не ждёт. «Быстрая игра» на странице игры поместит вас сюда, чтобы другие могли присоединиться.
+lobby-none-playing = Сейчас нет открытых партий.
+lobby-join = Присоединиться
+lobby-watch = Смотреть
+lobby-someone = Игрок
+lobby-versus = против
+lobby-moves = ходов: { $moves }
+lobby-since = ждёт { $minutes } мин
+lobby-start = Начать партию
+public-room = Показать комнату в лобби (присоединиться может любой)
+quick-play = Быстрая игра
+quick-play-help = Присоединяет к игроку, ждущему с этими настройками, или ждёт соперника в лобби.
+lobby-watching = зрителей: { $count }

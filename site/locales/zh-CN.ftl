@@ -408,3 +408,26 @@ chess-piece-deer = 鹿
 chess-piece-tiger = 虎
 chess-piece-short-bishop = 短象
 chess-piece-imitator = 模仿者
+
+# The lobby (/lobby, and a panel on each game's page) and quick play.
+title-lobby = 大厅 — Tabula
+description-lobby = Tabula 的公开对局：加入正在等待的玩家，或观看进行中的对局。
+lobby-title = 大厅
+lobby-tagline = 加入正在等待对手的人，或观看进行中的对局。
+lobby-open = 大厅：等待中的玩家和可观看的对局
+lobby-waiting = 等待对手
+lobby-playing = 对局中
+lobby-reading = 正在读取大厅…
+lobby-none-waiting = 现在没有人在等待。在游戏页面点「快速对局」即可在这里等待他人加入。
+lobby-none-playing = 现在没有进行中的公开对局。
+lobby-join = 加入
+lobby-watch = 观看
+lobby-someone = 一位玩家
+lobby-versus = 对
+lobby-moves = { $moves } 手
+lobby-since = 已等待 { $minutes } 分钟
+lobby-start = 开始对局
+public-room = 在大厅中列出房间（任何人都可加入）
+quick-play = 快速对局
+quick-play-help = 加入以相同选项等待的玩家，或在大厅中等待对手。
+lobby-watching = { $count } 人观看

@@ -30,6 +30,9 @@ pub struct RoomView {
     /// The room's takeback policy: `never`, `ask` or `always`.
     #[serde(default = "ask")]
     pub takebacks: String,
+    /// People watching, where the server counts them (`tabula serve`).
+    #[serde(default)]
+    pub watching: Option<u32>,
 }
 
 fn ask() -> String {
@@ -227,6 +230,66 @@ pub async fn room_turn(room: &str) -> Result<RoomTurn, ApiError> {
     })
 }
 
+/// A room in the lobby (`GET /api/lobby`): waiting for a player (`name` waits) or being played
+/// (`players` by colour, `moves` so far).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LobbyRoom {
+    pub room_id: String,
+    pub game: String,
+    /// The game's options as `[key, value]` text pairs (`["size", "9"]`).
+    #[serde(default)]
+    pub options: Vec<(String, String)>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub players: Vec<Option<String>>,
+    #[serde(default)]
+    pub moves: u32,
+    /// People watching, where the server counts them (`tabula serve`).
+    #[serde(default)]
+    pub watching: Option<u32>,
+    /// When the room was created (RFC 3339).
+    pub since: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct Lobby {
+    pub waiting: Vec<LobbyRoom>,
+    pub playing: Vec<LobbyRoom>,
+}
+
+/// The public rooms, of one game or of all. Read without `serde_json::Value` (see `RoomTurn`).
+pub async fn lobby(game: Option<&str>) -> Result<Lobby, ApiError> {
+    let request = Request::get("/api/lobby");
+    let request = match game {
+        Some(game) => request.query([("game", game)]),
+        None => request,
+    };
+    let response = send(request, None).await?;
+    if !response.ok() {
+        return Err(ApiError::Network(format!("server answered {}", response.status())));
+    }
+    let body = response.text().await.map_err(network)?;
+    serde_json::from_str(&body).map_err(|e| ApiError::Network(e.to_string()))
+}
+
+/// Quick play: a seat in a public room of `game` with these options, beside a player who waits or
+/// waiting for one (`POST /api/lobby`).
+#[cfg(feature = "game-page")]
+pub async fn quick_play(game: &str, config: &Value, name: &str) -> Result<Joined, ApiError> {
+    let mut body = json!({"game": game, "config": config});
+    if !name.trim().is_empty() {
+        body["name"] = json!(name.trim());
+    }
+    let reply = read(send(Request::post("/api/lobby"), Some(&body)).await?).await?;
+    Ok(Joined {
+        room: room_from(reply["room"].clone())?,
+        seat: reply["seat"].as_u64().map(|s| s as u8),
+        token: reply["token"].as_str().map(str::to_owned),
+    })
+}
+
 pub struct Joined {
     pub room: RoomView,
     pub seat: Option<u8>,
@@ -288,6 +351,14 @@ pub async fn join(
         seat: reply["seat"].as_u64().map(|s| s as u8),
         token: reply["token"].as_str().map(str::to_owned),
     })
+}
+
+/// Creates a room from a game's page, public (listed in the lobby) or not; seats nobody.
+#[cfg(feature = "game-page")]
+pub async fn create_room(room: &str, new: NewRoom<'_>, public: bool) -> Result<(), ApiError> {
+    let body =
+        json!({"roomId": room, "game": new.game, "config": new.config, "takebacks": new.takebacks, "public": public});
+    read(send(Request::post(URL), Some(&body)).await?).await.map(drop)
 }
 
 /// A move, or an action (`resign`, `rematch`, `takeback`, `accept_takeback`, `decline_takeback`,

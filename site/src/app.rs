@@ -68,6 +68,8 @@ pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
         Route::Home => view! { <Home /> }.into_any(),
         #[cfg(feature = "home-pages")]
         Route::NotFound => view! { <NotFound /> }.into_any(),
+        #[cfg(feature = "home-pages")]
+        Route::Lobby => view! { <crate::pages::lobby::LobbyPage /> }.into_any(),
         #[cfg(feature = "triplex")]
         Route::Game(Slug::Triplex) => view! { <crate::games::triplex::TriplexPage /> }.into_any(),
         #[cfg(feature = "triplex")]

@@ -122,7 +122,7 @@ pub fn pages() -> Vec<Page> {
             body: render(route, bundle),
         }
     };
-    let mut pages = vec![page(Route::Home, "index.html", None, true)];
+    let mut pages = vec![page(Route::Home, "index.html", None, true), page(Route::Lobby, "lobby.html", None, true)];
     for slug in Slug::ALL {
         pages.push(page(Route::Game(slug), &format!("{}.html", slug.name()), Some(slug), true));
         if slug.has_rooms() {

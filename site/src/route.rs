@@ -18,6 +18,8 @@ pub enum Route {
     /// A local game on this device; its options are in the query string.
     Local(Slug),
     Room(String),
+    /// Public rooms waiting for a player, and public games to watch.
+    Lobby,
     /// A Triplex level by its number (0: the pre-rendered page every level starts from). Only the
     /// bundle that shows it knows it (elsewhere its address is "not found", which loads the page).
     #[cfg(feature = "triplex")]
@@ -32,6 +34,7 @@ impl Route {
             [] => Route::Home,
             // The first version's local game.
             ["local"] => Route::Local(Slug::Popucom),
+            ["lobby"] => Route::Lobby,
             ["room", code] if valid_room_code(code) => Route::Room((*code).to_owned()),
             #[cfg(feature = "triplex")]
             ["triplex", "level"] => Route::TriplexLevel(0),
@@ -56,6 +59,7 @@ impl Route {
             Route::Game(slug) => format!("/{}", slug.name()),
             Route::Local(slug) => format!("/{}/local", slug.name()),
             Route::Room(code) => format!("/room/{code}"),
+            Route::Lobby => "/lobby".to_owned(),
             #[cfg(feature = "triplex")]
             Route::TriplexLevel(0) => "/triplex/level".to_owned(),
             #[cfg(feature = "triplex")]
@@ -102,7 +106,7 @@ impl Router {
         // A room's game is only known once the room is read, so rooms are opened by a page load
         // unless the caller knows the game.
         match *route {
-            Route::Home | Route::NotFound => cfg!(feature = "home-pages"),
+            Route::Home | Route::NotFound | Route::Lobby => cfg!(feature = "home-pages"),
             Route::Game(Slug::Triplex) => cfg!(feature = "triplex"),
             #[cfg(feature = "triplex")]
             Route::TriplexLevel(_) => true,
@@ -176,6 +180,7 @@ mod tests {
             Route::Local(Slug::Popucom),
             Route::Local(Slug::Go),
             Route::Room("abc123".into()),
+            Route::Lobby,
             Route::TriplexLevel(37),
             Route::TriplexLevel(0),
         ];

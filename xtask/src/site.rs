@@ -342,6 +342,13 @@ fn page_html(
         format!("<title>{}</title>", escape(&page.title)),
         format!("<meta name=\"description\" content=\"{}\">", escape(&page.description)),
         "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">".to_owned(),
+        // What a shared link shows. A crawler asking for a room gets that room's own card from the
+        // API instead (`api/src/card/`); this is the site's generic card.
+        "<meta property=\"og:site_name\" content=\"Tabula\">".to_owned(),
+        format!("<meta property=\"og:title\" content=\"{}\">", escape(&page.title)),
+        format!("<meta property=\"og:description\" content=\"{}\">", escape(&page.description)),
+        "<meta property=\"og:image\" content=\"/api/card\">".to_owned(),
+        "<meta name=\"twitter:card\" content=\"summary_large_image\">".to_owned(),
     ];
     if page.noindex {
         head.push("<meta name=\"robots\" content=\"noindex\">".to_owned());

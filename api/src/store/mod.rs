@@ -51,6 +51,14 @@ pub trait Store: Send + Sync + 'static {
     /// Records that `seat`'s player was there at `at`, without changing the room's version (so
     /// no poller sees a change). Nothing happens if the room is gone.
     async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError>;
+    /// Public rooms (of `game`, or of every game) changed or polled by a seated player since
+    /// `since`, newest first, at most `limit`: what the lobby lists.
+    async fn public_rooms(
+        &self,
+        game: Option<GameKind>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Room>, StoreError>;
     /// Deletes rooms untouched since `cutoff`; returns how many.
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError>;
     /// Adds a solve of a Triplex level (its solution already checked by the engine).
@@ -109,6 +117,9 @@ pub(crate) struct RoomRow {
     pub abandoned: Option<u8>,
     #[serde(default)]
     pub abandon_draw: bool,
+    /// Listed in the lobby.
+    #[serde(default)]
+    pub public: bool,
     /// Written only by `Store::touch`: never part of a row written by `create` or `replace`.
     #[serde(default, skip_serializing)]
     pub seat1_seen_at: Option<DateTime<Utc>>,
@@ -137,6 +148,7 @@ impl From<&Room> for RoomRow {
             takeback_policy: Some(room.takebacks.name().to_owned()),
             abandoned: room.abandoned.map(|a| a.left.number()),
             abandon_draw: room.abandoned.is_some_and(|a| a.draw),
+            public: room.public,
             seat1_seen_at: room.seen[0],
             seat2_seen_at: room.seen[1],
         }
@@ -171,6 +183,7 @@ impl TryFrom<RoomRow> for Room {
                 SeatHolder { name: row.seat1_name, token_hash: row.seat1_token_hash },
                 SeatHolder { name: row.seat2_name, token_hash: row.seat2_token_hash },
             ],
+            public: row.public,
             created_at: row.created_at,
             updated_at: row.updated_at,
         })

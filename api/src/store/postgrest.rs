@@ -7,7 +7,7 @@ use postgrest::Postgrest;
 use reqwest::StatusCode;
 
 use super::{LevelRecords, RoomRow, Solve, Store, StoreError};
-use tabula_core::Seat;
+use tabula_core::{GameKind, Seat};
 
 use crate::room::{Room, RoomId};
 
@@ -153,6 +153,23 @@ impl Store for PostgrestStore {
         let body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) }).to_string();
         let response = send(self.client.from(TABLE).eq("room_id", id.as_str()).update(body).execute()).await?;
         Self::rows::<RoomRow>(response, "touch").await.map(drop)
+    }
+
+    async fn public_rooms(
+        &self,
+        game: Option<GameKind>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Room>, StoreError> {
+        let since = since.to_rfc3339_opts(SecondsFormat::Micros, true);
+        let mut query = self.client.from(TABLE).select("*").eq("public", "true");
+        if let Some(game) = game {
+            query = query.eq("game", game.name());
+        }
+        let recent = format!("updated_at.gte.\"{since}\",seat1_seen_at.gte.\"{since}\",seat2_seen_at.gte.\"{since}\"");
+        let query = query.or(recent).order("created_at.desc").limit(limit);
+        let rows: Vec<RoomRow> = Self::rows(send(query.execute()).await?, "public_rooms").await?;
+        rows.into_iter().map(Room::try_from).collect()
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {

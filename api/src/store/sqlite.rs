@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
-use tabula_core::Seat;
+use tabula_core::{GameKind, Seat};
 
 use super::{LevelRecords, RoomRow, Solve, Store, StoreError};
 use crate::room::{Room, RoomId};
@@ -39,21 +39,22 @@ CREATE INDEX IF NOT EXISTS triplex_solves_level ON triplex_solves (level, id);
 ";
 
 /// Columns added after the first release, for files created before them (as in `sql/init.sql`).
-const ADDED_COLUMNS: [(&str, &str); 6] = [
+const ADDED_COLUMNS: [(&str, &str); 7] = [
     ("takeback", "INTEGER CHECK (takeback IN (1, 2))"),
     ("takeback_policy", "TEXT CHECK (takeback_policy IN ('never', 'ask', 'always'))"),
     ("abandoned", "INTEGER CHECK (abandoned IN (1, 2))"),
     ("abandon_draw", "INTEGER NOT NULL DEFAULT 0"),
     ("seat1_seen_at", "TEXT"),
     ("seat2_seen_at", "TEXT"),
+    ("public", "INTEGER NOT NULL DEFAULT 0"),
 ];
 
 /// The columns `create` and `replace` write (in `row_values` order), then the presence columns
 /// only `touch` writes.
 const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
     seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback, \
-    takeback_policy, abandoned, abandon_draw, seat1_seen_at, seat2_seen_at";
-const WRITTEN_COLUMNS: usize = 17;
+    takeback_policy, abandoned, abandon_draw, public, seat1_seen_at, seat2_seen_at";
+const WRITTEN_COLUMNS: usize = 18;
 
 pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
@@ -138,6 +139,7 @@ fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; WRITTEN
         Box::new(row.takeback_policy.clone()),
         Box::new(row.abandoned),
         Box::new(row.abandon_draw),
+        Box::new(row.public),
     ])
 }
 
@@ -148,7 +150,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
     let time = |text: String| DateTime::parse_from_rfc3339(&text).map(|t| t.to_utc()).map_err(store_error);
     let (config, moves, created, updated): (String, String, String, String) =
         (row.get(2)?, row.get(3)?, row.get(11)?, row.get(12)?);
-    let (seen_1, seen_2): (Option<String>, Option<String>) = (row.get(17)?, row.get(18)?);
+    let (seen_1, seen_2): (Option<String>, Option<String>) = (row.get(18)?, row.get(19)?);
     let parsed = (|| {
         Ok(RoomRow {
             room_id: row.get(0).map_err(store_error)?,
@@ -168,6 +170,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             takeback_policy: row.get(14).map_err(store_error)?,
             abandoned: row.get(15).map_err(store_error)?,
             abandon_draw: row.get(16).map_err(store_error)?,
+            public: row.get(17).map_err(store_error)?,
             seat1_seen_at: seen_1.map(time).transpose()?,
             seat2_seen_at: seen_2.map(time).transpose()?,
         })
@@ -208,8 +211,8 @@ impl Store for SqliteStore {
             // Every column but the id and the creation time; the WHERE clause is the compare-and-swap.
             let sql = "UPDATE rooms SET game = ?2, config = ?3, moves = ?4, version = ?5, game_number = ?6, \
                 resigned = ?7, seat1_name = ?8, seat1_token_hash = ?9, seat2_name = ?10, seat2_token_hash = ?11, \
-                updated_at = ?13, takeback = ?14, takeback_policy = ?15, abandoned = ?16, abandon_draw = ?17 \
-                WHERE room_id = ?1 AND version = ?18 AND created_at = ?12";
+                updated_at = ?13, takeback = ?14, takeback_policy = ?15, abandoned = ?16, abandon_draw = ?17, \
+                public = ?18 WHERE room_id = ?1 AND version = ?19 AND created_at = ?12";
             let mut params: Vec<&dyn rusqlite::ToSql> =
                 values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
             params.push(&expected);
@@ -223,6 +226,28 @@ impl Store for SqliteStore {
         // The column name comes from the seat, never from input.
         let sql = format!("UPDATE rooms SET seat{}_seen_at = ?2 WHERE room_id = ?1", seat.number());
         self.with(move |db| db.execute(&sql, params![id, at]).map(drop).map_err(store_error)).await
+    }
+
+    async fn public_rooms(
+        &self,
+        game: Option<GameKind>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Room>, StoreError> {
+        let (game, since, limit) = (game.map(GameKind::name), time_text(since), limit as i64);
+        let rows = self
+            .with(move |db| {
+                let sql = format!(
+                    "SELECT {COLUMNS} FROM rooms WHERE public = 1 AND (?1 IS NULL OR game = ?1) \
+                     AND (updated_at >= ?2 OR seat1_seen_at >= ?2 OR seat2_seen_at >= ?2) \
+                     ORDER BY created_at DESC LIMIT ?3"
+                );
+                let mut statement = db.prepare(&sql).map_err(store_error)?;
+                let rows = statement.query_map(params![game, since, limit], read_row).map_err(store_error)?;
+                rows.map(|row| row.map_err(store_error)?).collect::<Result<Vec<RoomRow>, StoreError>>()
+            })
+            .await?;
+        rows.into_iter().map(Room::try_from).collect()
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {

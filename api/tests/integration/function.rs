@@ -70,4 +70,10 @@ async fn the_game_function_binary_serves_the_api() {
         .await
         .unwrap();
     assert_eq!(refused.status(), 409);
+    // Should Vercel hand the function a crawler's `/room/<code>` itself rather than the rewrite's
+    // destination, the function answers it with the room's share card.
+    let card = http.get(format!("http://127.0.0.1:{port}/room/{room}")).send().await.unwrap();
+    assert_eq!(card.status(), 200);
+    let card = card.text().await.unwrap();
+    assert!(card.contains(&format!("/api/card?roomId={room}&amp;v={}", version + 1)), "{card}");
 }

@@ -14,6 +14,7 @@ macro_rules! both_stores {
     };
 }
 
+mod cards;
 mod client;
 mod database;
 mod edges;
@@ -21,6 +22,7 @@ mod faults;
 mod function;
 mod fuzz;
 mod go_and_chess;
+mod lobby;
 mod presence;
 mod push;
 mod ratelimit;

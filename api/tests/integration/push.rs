@@ -84,7 +84,40 @@ pub async fn streams_are_refused_clearly_without_a_room_or_without_push(backend:
     assert_eq!((none.status.as_u16(), none.code()), (404, "not_found"), "{}", none.raw);
 }
 
+/// Every open room page listens to the room's stream: the listeners less the seated players still
+/// there are its watchers, in the room's view (and its ETag) and in the lobby.
+pub async fn open_streams_count_the_rooms_watchers(backend: Backend) {
+    let api = TestApi::start_pushing(backend).await;
+    let room = room_id();
+    let mut created = json!({"roomId": room, "public": true, "seat": 1, "name": "Ann"});
+    let ann = api.post(created.clone()).await.body["token"].as_str().unwrap().to_owned();
+    created["seat"] = json!(2);
+    let bo = api.post(created).await.body["token"].as_str().unwrap().to_owned();
+    assert_eq!(api.poll(&room, &bo).await.body["watching"], 0, "nobody listens yet");
+    let _players = (Events::open(&api, &room).await, Events::open(&api, &room).await);
+    let etag = api.poll(&room, &ann).await;
+    assert_eq!(etag.body["watching"], 0, "two listeners, both seated players");
+    let watcher = Events::open(&api, &room).await;
+    let seen = api.poll(&room, &ann).await;
+    assert_eq!(seen.body["watching"], 1);
+    assert_ne!(seen.headers["etag"], etag.headers["etag"], "a new watcher changes the ETag");
+    let lobby = api.send(api.http.get(format!("{}/api/lobby", api.base))).await.body;
+    let listed = lobby["playing"].as_array().unwrap().iter().find(|r| r["roomId"] == room.as_str()).cloned();
+    assert_eq!(listed.expect("the public game is listed")["watching"], 1);
+    drop(watcher);
+    let mut watching = json!(1);
+    for _ in 0..50 {
+        watching = api.poll(&room, &ann).await.body["watching"].clone();
+        if watching == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(watching, 0, "a watcher who leaves is no longer counted");
+}
+
 both_stores!(
     a_room_stream_carries_each_new_version_of_that_room_only,
     streams_are_refused_clearly_without_a_room_or_without_push,
+    open_streams_count_the_rooms_watchers,
 );

@@ -11,6 +11,7 @@ mod computer;
 mod edges;
 mod go;
 mod live;
+mod lobby;
 mod site;
 mod triplex;
 

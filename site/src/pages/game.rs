@@ -14,7 +14,7 @@ use crate::route::{use_router, Route};
 use crate::{browser, storage};
 use tabula_core::Seat;
 
-fn label_text(i18n: I18n, label: Label) -> String {
+pub fn label_text(i18n: I18n, label: Label) -> String {
     match label {
         Label::Id(id) => i18n.t(id),
         Label::Text(text) => text.to_owned(),
@@ -100,28 +100,59 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     };
     let colour = move |seat: Seat| screens(slug).map(|s| i18n.t(s.colour_id(seat))).unwrap_or_default();
     let takebacks = RwSignal::new("ask".to_owned());
-    let create_room = move |_| {
-        let code = crate::room_code(browser::random_u64());
+    let public = RwSignal::new(false);
+    // The options as a room is created with them, or why not (said on the page).
+    let room_config = move || {
         let chosen = config_of(&values.get_untracked());
         let mut config = match screens(slug).map_or(Ok(chosen.clone()), |s| s.complete_config(chosen)) {
             Ok(config) => config,
-            Err(reason) => return message.set(Some(i18n.t_with("options-refused", &[("reason", reason.into())]))),
+            Err(reason) => {
+                message.set(Some(i18n.t_with("options-refused", &[("reason", reason.into())])));
+                return None;
+            }
         };
         // What the server compiled for the page (a custom chess variant) it compiles again from
         // the definition it stores: not sent back.
         if let Some(fields) = config.as_object_mut() {
             fields.remove("compiled");
         }
+        Some(config)
+    };
+    let refusal = move |error: ApiError| match error {
+        ApiError::Refused { message: text, .. } => {
+            message.set(Some(i18n.t_with("options-refused", &[("reason", text.into())])))
+        }
+        ApiError::Network(_) => message.set(Some(i18n.t("connection-lost"))),
+    };
+    let create_room = move |_| {
+        let code = crate::room_code(browser::random_u64());
+        let Some(config) = room_config() else { return };
         let takebacks = takebacks.get_untracked();
         busy.set(true);
         spawn_local(async move {
             let new = api::NewRoom { game: slug.name(), config: &config, takebacks: Some(&takebacks) };
-            match api::join(&code, Some(new), None, None, "").await {
-                Ok(_) => router.open_room(code, slug),
-                Err(ApiError::Refused { message: text, .. }) => {
-                    message.set(Some(i18n.t_with("options-refused", &[("reason", text.into())])))
+            match api::create_room(&code, new, public.get_untracked()).await {
+                Ok(()) => router.open_room(code, slug),
+                Err(error) => refusal(error),
+            }
+            busy.set(false);
+        });
+    };
+    // A seat beside a player waiting with the same options, or a public room to wait in.
+    let quick_play = move |_| {
+        let Some(config) = room_config() else { return };
+        busy.set(true);
+        spawn_local(async move {
+            match api::quick_play(slug.name(), &config, &storage::player_name()).await {
+                Ok(joined) => {
+                    let code = joined.room.room_id;
+                    if let (Some(seat), Some(token)) = (joined.seat, joined.token) {
+                        let held = storage::HeldSeat { seat, token, game: Some(slug.name().to_owned()) };
+                        storage::hold_seat(&code, &held);
+                    }
+                    router.open_room(code, slug);
                 }
-                Err(ApiError::Network(_)) => message.set(Some(i18n.t("connection-lost"))),
+                Err(error) => refusal(error),
             }
             busy.set(false);
         });
@@ -145,12 +176,20 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                     })}
                 </select>
             </label>
+            <label class="public-room">
+                <input type="checkbox" id="public-room" on:change=move |event| public.set(event_target_checked(&event)) />
+                <span>{tr("public-room")}</span>
+            </label>
             <div class="actions">
                 <button class="button primary" id="play-local" disabled=move || refused.get().is_some() on:click=play_local>
                     {tr("play-local")}
                 </button>
                 <button class="button" id="create-room" disabled=move || refused.get().is_some() || busy.get() on:click=create_room>
                     {tr("create-room")}
+                </button>
+                <button class="button" id="quick-play" aria-describedby="quick-play-help"
+                    disabled=move || refused.get().is_some() || busy.get() on:click=quick_play>
+                    {tr("quick-play")}
                 </button>
                 {saved.then(|| view! {
                     <a class="button" id="continue-local" href=Route::Local(slug).path() on:click=move |event| {
@@ -159,6 +198,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                     }>{tr("continue-local")}</a>
                 })}
             </div>
+            <p class="quick-play-help" id="quick-play-help">{tr("quick-play-help")}</p>
             <h2>{tr("computer-title")}</h2>
             <div class="options computer-options">
                 <label class="option" for="computer-level"><span>{tr("computer-level")}</span></label>
@@ -182,6 +222,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
             </div>
             <h2>{tr("join-title")}</h2>
             <JoinByCode />
+            <crate::pages::lobby::LobbyList game=slug />
         </div>
     }
 }

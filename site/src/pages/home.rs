@@ -117,6 +117,7 @@ pub fn Home() -> impl IntoView {
             {continue_list}
             <h2>{tr("pick-game")}</h2>
             <ul class="game-list">{cards}</ul>
+            <p class="lobby-link"><Link route=Route::Lobby id="lobby-link">{tr("lobby-open")}</Link></p>
             <h2>{tr("join-title")}</h2>
             <JoinByCode />
         </section>

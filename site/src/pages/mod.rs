@@ -4,6 +4,8 @@
 
 pub mod game;
 pub mod home;
+#[cfg(any(feature = "home-pages", feature = "game-page"))]
+pub mod lobby;
 pub mod missing;
 
 use crate::games::Slug;
@@ -28,6 +30,7 @@ fn page_head(i18n: I18n, route: &Route) -> (String, String) {
     let game = |slug: Slug| i18n.t(slug.title_id());
     match route {
         Route::Home => (i18n.t("title-home"), i18n.t("description-home")),
+        Route::Lobby => (i18n.t("title-lobby"), i18n.t("description-lobby")),
         Route::Game(slug) => (i18n.t_with("title-game", &[("game", game(*slug).into())]), i18n.t(slug.pitch_id())),
         Route::Local(slug) => (
             i18n.t_with("title-local", &[("game", game(*slug).into())]),

@@ -644,6 +644,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 <p class="role" id="role">{role_line}</p>
                 <p class="room-policy" id="takeback-policy">
                     {move || i18n.t_with("takebacks-line", &[("policy", i18n.t(super::takeback_policy_id(&policy())).into())])}
+                    {move || room.with(|r| r.as_ref()?.watching.filter(|n| *n > 0)).map(|n| {
+                        format!(" · {}", i18n.t_with("lobby-watching", &[("count", (n as usize).into())]))
+                    })}
                 </p>
                 <Show when=move || opponent_away() == Some(true)>
                     <div class="away" role="status" id="opponent-away">

@@ -1,0 +1,150 @@
+//! The lobby: public rooms waiting for a player and public games being played, of every game
+//! (`/lobby`) or of one (a panel on its page), newest first. It asks the API again every few
+//! seconds while the page is shown.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::game::label_text;
+use crate::api::{self, Lobby, LobbyRoom};
+use crate::browser;
+use crate::games::{OptionKind, Slug};
+use crate::i18n::{tr, use_i18n, I18n};
+use crate::route::{Link, Route};
+
+/// How often the lists are read again while the page is shown.
+const REFRESH_MS: u32 = 4_000;
+
+/// A room's options as its game's page names them (`Board size 13 × 13 · Komi 6.5`).
+fn options_text(i18n: I18n, slug: Slug, options: &[(String, String)]) -> String {
+    let known = slug.options().iter().filter_map(|option| {
+        let (_, value) = options.iter().find(|(key, _)| key == option.key)?;
+        let value = match option.kind {
+            OptionKind::Choice(choices) => {
+                choices.iter().find(|c| c.value == value).map_or(value.clone(), |c| label_text(i18n, c.label))
+            }
+            _ => value.clone(),
+        };
+        Some(format!("{} {value}", i18n.t(option.label)))
+    });
+    known.collect::<Vec<_>>().join(" · ")
+}
+
+/// "3 min ago" from an RFC 3339 time.
+fn since_text(i18n: I18n, since: &str) -> String {
+    let minutes = ((js_sys::Date::now() - js_sys::Date::parse(since)) / 60_000.0).max(0.0);
+    if minutes.is_nan() {
+        return String::new();
+    }
+    i18n.t_with("lobby-since", &[("minutes", (minutes as usize).into())])
+}
+
+fn room_row(i18n: I18n, room: LobbyRoom, waiting: bool) -> impl IntoView {
+    let slug = Slug::from_name(&room.game);
+    let game = slug.map(|s| i18n.t(s.title_id())).unwrap_or_else(|| room.game.clone());
+    let options = slug.map(|s| options_text(i18n, s, &room.options)).unwrap_or_default();
+    let who = if waiting {
+        let name = room.name.clone().unwrap_or_else(|| i18n.t("lobby-someone"));
+        format!("{name} · {}", since_text(i18n, &room.since))
+    } else {
+        let names: Vec<String> =
+            room.players.iter().map(|p| p.clone().unwrap_or_else(|| i18n.t("lobby-someone"))).collect();
+        let moves = i18n.t_with("lobby-moves", &[("moves", (room.moves as usize).into())]);
+        let watching = room
+            .watching
+            .filter(|n| *n > 0)
+            .map(|n| format!(" · {}", i18n.t_with("lobby-watching", &[("count", (n as usize).into())])))
+            .unwrap_or_default();
+        format!("{} · {moves}{watching}", names.join(&format!(" {} ", i18n.t("lobby-versus"))))
+    };
+    let action = if waiting { tr("lobby-join") } else { tr("lobby-watch") };
+    view! {
+        <li class="lobby-room">
+            <span class="lobby-game">{game}</span>
+            {(!options.is_empty()).then(|| view! { <span class="lobby-options">{options}</span> })}
+            <span class="lobby-who">{who}</span>
+            <a class="button" href=format!("/room/{}", room.room_id)>{action}</a>
+        </li>
+    }
+}
+
+/// The two lists, of `game` or of every game.
+#[component]
+pub fn LobbyList(#[prop(optional)] game: Option<Slug>) -> impl IntoView {
+    let i18n = use_i18n();
+    let lobby = RwSignal::new(None::<Lobby>);
+    let failed = RwSignal::new(false);
+    // The loop ends when the page goes (tasks outlive it; see the room page).
+    let alive = Arc::new(AtomicBool::new(true));
+    {
+        let alive = alive.clone();
+        on_cleanup(move || alive.store(false, Ordering::Relaxed));
+    }
+    spawn_local(async move {
+        while alive.load(Ordering::Relaxed) {
+            if browser::page_visible() {
+                match api::lobby(game.map(Slug::name)).await {
+                    Ok(read) if alive.load(Ordering::Relaxed) => {
+                        lobby.set(Some(read));
+                        failed.set(false);
+                    }
+                    Ok(_) => break,
+                    Err(_) if alive.load(Ordering::Relaxed) => failed.set(true),
+                    Err(_) => break,
+                }
+            }
+            TimeoutFuture::new(REFRESH_MS).await;
+        }
+    });
+    let list = move |waiting: bool| {
+        move || {
+            let rooms = lobby.with(|l| l.as_ref().map(|l| if waiting { l.waiting.clone() } else { l.playing.clone() }));
+            match rooms {
+                None => view! { <p class="lobby-empty">{tr("lobby-reading")}</p> }.into_any(),
+                Some(rooms) if rooms.is_empty() => {
+                    let empty = if waiting { "lobby-none-waiting" } else { "lobby-none-playing" };
+                    view! { <p class="lobby-empty">{tr(empty)}</p> }.into_any()
+                }
+                Some(rooms) => {
+                    let rows = rooms.into_iter().map(|room| room_row(i18n, room, waiting)).collect_view();
+                    let id = if waiting { "lobby-waiting" } else { "lobby-playing" };
+                    view! { <ul class="lobby-list" id=id>{rows}</ul> }.into_any()
+                }
+            }
+        }
+    };
+    view! {
+        <div class="lobby" aria-live="polite">
+            <h2>{tr("lobby-waiting")}</h2>
+            {list(true)}
+            <h2>{tr("lobby-playing")}</h2>
+            {list(false)}
+            <Show when=move || failed.get()>
+                <p class="message" role="alert">{tr("connection-lost")}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// `/lobby`: every game's public rooms.
+#[component]
+pub fn LobbyPage() -> impl IntoView {
+    let games = Slug::ALL
+        .into_iter()
+        .filter(|slug| slug.has_rooms())
+        .map(|slug| view! { <li><Link route=Route::Game(slug)>{tr(slug.title_id())}</Link></li> })
+        .collect_view();
+    view! {
+        <section class="lobby-page">
+            <h1 class="page-title">{tr("lobby-title")}</h1>
+            <p class="tagline">{tr("lobby-tagline")}</p>
+            <LobbyList />
+            <h2>{tr("lobby-start")}</h2>
+            <ul class="lobby-games">{games}</ul>
+        </section>
+    }
+}
