@@ -191,6 +191,11 @@ fn main() {
     println!("cargo::rerun-if-changed={}", path.display());
     let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     std::fs::write(out_dir.join("site.css"), minify_css(&css)).expect("OUT_DIR is writable");
+    // What every page but a room's adds to it.
+    let path = root.join("static/pages.css");
+    println!("cargo::rerun-if-changed={}", path.display());
+    let css = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    std::fs::write(out_dir.join("pages.css"), minify_css(&css)).expect("OUT_DIR is writable");
     let dir = root.join("locales");
     let mut out = String::new();
     for (name, tag) in LANGUAGES {

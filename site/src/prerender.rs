@@ -51,6 +51,11 @@ pub fn site_style() -> &'static str {
     include_str!(concat!(env!("OUT_DIR"), "/site.css"))
 }
 
+/// What every page but a room's adds to the site's stylesheet (`static/pages.css`), minified.
+pub fn pages_style() -> &'static str {
+    include_str!(concat!(env!("OUT_DIR"), "/pages.css"))
+}
+
 /// Each game's stylesheet, by game name.
 pub fn styles() -> Vec<(&'static str, &'static str)> {
     let games = Slug::ALL.into_iter().filter_map(|slug| Some((slug.name(), crate::games::screens(slug)?.css())));

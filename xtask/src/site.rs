@@ -48,6 +48,8 @@ struct Manifest {
     pages: Vec<Page>,
     /// The site's stylesheet (`site/static/style.css` minified), inlined into every page.
     site_style: String,
+    /// `site/static/pages.css` minified: inlined into every page but a room's.
+    pages_style: String,
     /// Each game's stylesheet, inlined into the pages that show its board.
     styles: BTreeMap<String, String>,
     /// The languages the browser fetches when chosen (English is built in): tag to messages.
@@ -342,16 +344,17 @@ fn page_html(
         format!("<title>{}</title>", escape(&page.title)),
         format!("<meta name=\"description\" content=\"{}\">", escape(&page.description)),
         "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">".to_owned(),
-        // What a shared link shows. A crawler asking for a room gets that room's own card from the
-        // API instead (`api/src/card/`); this is the site's generic card.
-        "<meta property=\"og:site_name\" content=\"Tabula\">".to_owned(),
-        format!("<meta property=\"og:title\" content=\"{}\">", escape(&page.title)),
-        format!("<meta property=\"og:description\" content=\"{}\">", escape(&page.description)),
-        "<meta property=\"og:image\" content=\"/api/card\">".to_owned(),
-        "<meta name=\"twitter:card\" content=\"summary_large_image\">".to_owned(),
     ];
     if page.noindex {
         head.push("<meta name=\"robots\" content=\"noindex\">".to_owned());
+    } else {
+        // What a shared link shows: the site's generic card. A link-preview crawler asking for a
+        // room (the noindex page) gets that room's own card from the API (`api/src/card/`).
+        head.push("<meta property=\"og:site_name\" content=\"Tabula\">".to_owned());
+        head.push(format!("<meta property=\"og:title\" content=\"{}\">", escape(&page.title)));
+        head.push(format!("<meta property=\"og:description\" content=\"{}\">", escape(&page.description)));
+        head.push("<meta property=\"og:image\" content=\"/api/card\">".to_owned());
+        head.push("<meta name=\"twitter:card\" content=\"summary_large_image\">".to_owned());
     }
     // Fetch the bundle while the page paints (rooms learn their bundle from the API first).
     if let Some(bundle) = bundles.get(&page.bundle) {
@@ -514,6 +517,8 @@ pub fn build_site() -> Result<()> {
     check_css("site/static/style.css", &std::fs::read_to_string(statics.join("style.css"))?)?;
     let css = &manifest.site_style;
     check_css("the minified site/static/style.css", css)?;
+    check_css("site/static/pages.css", &std::fs::read_to_string(statics.join("pages.css"))?)?;
+    check_css("the minified site/static/pages.css", &manifest.pages_style)?;
     for (game, game_css) in &manifest.styles {
         check_css(&format!("{game}'s board.css"), game_css)?;
     }
@@ -526,7 +531,13 @@ pub fn build_site() -> Result<()> {
     };
     for page in manifest.pages.iter().filter(|p| shown(p)) {
         let game_css = page.game.as_ref().and_then(|g| manifest.styles.get(g)).map(String::as_str);
-        let html = page_html(page, css.trim(), game_css, &bundles, &locales);
+        // Rooms show none of the pages' own parts (lobby, game cards, options, rules).
+        let css = if page.bundle == "loader" {
+            css.trim().to_owned()
+        } else {
+            format!("{}{}", css.trim(), manifest.pages_style.trim())
+        };
+        let html = page_html(page, &css, game_css, &bundles, &locales);
         let file = dist.join(&page.file);
         std::fs::create_dir_all(file.parent().expect("inside dist"))?;
         std::fs::write(&file, &html)?;

@@ -6,6 +6,7 @@ fn main() {
         "bundles": tabula_site::prerender::bundles(),
         "pages": tabula_site::prerender::pages(),
         "site_style": tabula_site::prerender::site_style(),
+        "pages_style": tabula_site::prerender::pages_style(),
         "styles": tabula_site::prerender::styles().into_iter().collect::<std::collections::BTreeMap<_, _>>(),
         "locales": tabula_site::prerender::locales().into_iter().collect::<std::collections::BTreeMap<_, _>>(),
     });

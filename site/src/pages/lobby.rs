@@ -19,8 +19,8 @@ use crate::route::{Link, Route};
 /// How often the lists are read again while the page is shown.
 const REFRESH_MS: u32 = 4_000;
 
-/// A room's options as its game's page names them (`Board size 13 × 13 · Komi 6.5`).
-fn options_text(i18n: I18n, slug: Slug, options: &[(String, String)]) -> String {
+/// A room's options as its game's page names them (`Board size 13 × 13`, `Komi 6.5`).
+fn options_text(i18n: I18n, slug: Slug, options: &[(String, String)]) -> Vec<String> {
     let known = slug.options().iter().filter_map(|option| {
         let (_, value) = options.iter().find(|(key, _)| key == option.key)?;
         let value = match option.kind {
@@ -31,7 +31,7 @@ fn options_text(i18n: I18n, slug: Slug, options: &[(String, String)]) -> String 
         };
         Some(format!("{} {value}", i18n.t(option.label)))
     });
-    known.collect::<Vec<_>>().join(" · ")
+    known.collect()
 }
 
 /// "3 min ago" from an RFC 3339 time.
@@ -43,33 +43,34 @@ fn since_text(i18n: I18n, since: &str) -> String {
     i18n.t_with("lobby-since", &[("minutes", (minutes as usize).into())])
 }
 
-fn room_row(i18n: I18n, room: LobbyRoom, waiting: bool) -> impl IntoView {
+fn room_row(i18n: I18n, room: LobbyRoom, waiting: bool) -> AnyView {
     let slug = Slug::from_name(&room.game);
     let game = slug.map(|s| i18n.t(s.title_id())).unwrap_or_else(|| room.game.clone());
-    let options = slug.map(|s| options_text(i18n, s, &room.options)).unwrap_or_default();
-    let who = if waiting {
-        let name = room.name.clone().unwrap_or_else(|| i18n.t("lobby-someone"));
-        format!("{name} · {}", since_text(i18n, &room.since))
+    let mut details: Vec<String> = Vec::new();
+    if let Some(slug) = slug {
+        details.extend(options_text(i18n, slug, &room.options));
+    }
+    if waiting {
+        details.push(room.name.clone().unwrap_or_else(|| i18n.t("lobby-someone")));
+        details.push(since_text(i18n, &room.since));
     } else {
         let names: Vec<String> =
             room.players.iter().map(|p| p.clone().unwrap_or_else(|| i18n.t("lobby-someone"))).collect();
-        let moves = i18n.t_with("lobby-moves", &[("moves", (room.moves as usize).into())]);
-        let watching = room
-            .watching
-            .filter(|n| *n > 0)
-            .map(|n| format!(" · {}", i18n.t_with("lobby-watching", &[("count", (n as usize).into())])))
-            .unwrap_or_default();
-        format!("{} · {moves}{watching}", names.join(&format!(" {} ", i18n.t("lobby-versus"))))
-    };
-    let action = if waiting { tr("lobby-join") } else { tr("lobby-watch") };
+        details.push(names.join(&format!(" {} ", i18n.t("lobby-versus"))));
+        details.push(i18n.t_with("lobby-moves", &[("moves", (room.moves as usize).into())]));
+        if let Some(n) = room.watching.filter(|n| *n > 0) {
+            details.push(i18n.t_with("lobby-watching", &[("count", (n as usize).into())]));
+        }
+    }
+    let action = i18n.t(if waiting { "lobby-join" } else { "lobby-watch" });
     view! {
         <li class="lobby-room">
             <span class="lobby-game">{game}</span>
-            {(!options.is_empty()).then(|| view! { <span class="lobby-options">{options}</span> })}
-            <span class="lobby-who">{who}</span>
+            <span class="lobby-who">{details.join(" · ")}</span>
             <a class="button" href=format!("/room/{}", room.room_id)>{action}</a>
         </li>
     }
+    .into_any()
 }
 
 /// The two lists, of `game` or of every game.
@@ -123,9 +124,7 @@ pub fn LobbyList(#[prop(optional)] game: Option<Slug>) -> impl IntoView {
             {list(true)}
             <h2>{tr("lobby-playing")}</h2>
             {list(false)}
-            <Show when=move || failed.get()>
-                <p class="message" role="alert">{tr("connection-lost")}</p>
-            </Show>
+            {move || failed.get().then(|| view! { <p class="message" role="alert">{tr("connection-lost")}</p> })}
         </div>
     }
 }
