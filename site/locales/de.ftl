@@ -431,3 +431,4 @@ public-room = Raum in der Lobby zeigen (jeder darf beitreten)
 quick-play = Schnelle Partie
 quick-play-help = Tritt einem Spieler bei, der mit diesen Optionen wartet, oder wartet in der Lobby auf einen.
 lobby-watching = { $count } sehen zu
+lobby-start-game = { $game }: neuer Raum oder schnelle Partie

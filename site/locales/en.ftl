@@ -431,3 +431,4 @@ public-room = List the room in the lobby (anyone may join)
 quick-play = Quick play
 quick-play-help = Joins a player waiting with these options, or waits in the lobby for one.
 lobby-watching = { $count } watching
+lobby-start-game = { $game }: a new room or quick play

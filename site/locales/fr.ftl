@@ -431,3 +431,4 @@ public-room = Afficher la salle dans le salon (tout le monde peut la rejoindre)
 quick-play = Partie rapide
 quick-play-help = Rejoint un joueur qui attend avec ces options, ou attend un adversaire dans le salon.
 lobby-watching = { $count } spectateurs
+lobby-start-game = { $game } : nouvelle salle ou partie rapide

@@ -431,3 +431,4 @@ public-room = ロビーに部屋を表示する（誰でも参加可）
 quick-play = クイック対戦
 quick-play-help = この設定で待っているプレイヤーに参加するか、ロビーで相手を待ちます。
 lobby-watching = 観戦 { $count } 人
+lobby-start-game = { $game }：新しい部屋かクイック対戦

@@ -431,3 +431,4 @@ public-room = 在大厅中列出房间（任何人都可加入）
 quick-play = 快速对局
 quick-play-help = 加入以相同选项等待的玩家，或在大厅中等待对手。
 lobby-watching = { $count } 人观看
+lobby-start-game = { $game }：新房间或快速对局

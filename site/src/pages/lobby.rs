@@ -132,10 +132,15 @@ pub fn LobbyList(#[prop(optional)] game: Option<Slug>) -> impl IntoView {
 /// `/lobby`: every game's public rooms.
 #[component]
 pub fn LobbyPage() -> impl IntoView {
+    let i18n = use_i18n();
+    // Link text that says where it goes ("Go" alone reads as a verb to a search engine).
     let games = Slug::ALL
         .into_iter()
         .filter(|slug| slug.has_rooms())
-        .map(|slug| view! { <li><Link route=Route::Game(slug)>{tr(slug.title_id())}</Link></li> })
+        .map(|slug| {
+            let text = move || i18n.t_with("lobby-start-game", &[("game", i18n.t(slug.title_id()).into())]);
+            view! { <li><Link route=Route::Game(slug)>{text}</Link></li> }
+        })
         .collect_view();
     view! {
         <section class="lobby-page">
