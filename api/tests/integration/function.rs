@@ -20,11 +20,12 @@ impl Drop for KillOnDrop {
     }
 }
 
-#[tokio::test]
-async fn the_game_function_binary_serves_the_api() {
+/// Starts the function binary `program` configured as on Vercel; returns it (killed when dropped)
+/// and its port.
+fn start_function(program: &str) -> (KillOnDrop, u16) {
     let supabase = supabase();
     let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_game"))
+    let child = Command::new(program)
         .env_clear()
         .env("VERCEL_DEV_PORT", port.to_string())
         .env("SUPABASE_REST_URL", &supabase.rest_url)
@@ -33,13 +34,19 @@ async fn the_game_function_binary_serves_the_api() {
         .env("CRON_SECRET", "function-secret")
         .stdout(Stdio::null())
         .spawn()
-        .expect("the game function binary starts");
-    let _child = KillOnDrop(child);
+        .expect("the function binary starts");
+    let child = KillOnDrop(child);
     let start = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "the function never listened on {port}");
+        assert!(start.elapsed() < Duration::from_secs(20), "{program} never listened on {port}");
         std::thread::sleep(Duration::from_millis(50));
     }
+    (child, port)
+}
+
+#[tokio::test]
+async fn the_game_function_binary_serves_the_api() {
+    let (_child, port) = start_function(env!("CARGO_BIN_EXE_game"));
     let http = reqwest::Client::new();
     let url = format!("http://127.0.0.1:{port}/api/game");
     let room = room_id();
@@ -76,4 +83,25 @@ async fn the_game_function_binary_serves_the_api() {
     assert_eq!(card.status(), 200);
     let card = card.text().await.unwrap();
     assert!(card.contains(&format!("/api/card?roomId={room}&amp;v={}", version + 1)), "{card}");
+}
+
+/// Every public API path has its function file (Vercel maps `api/<path>.rs` to `/api/<path>`), and
+/// each answers its own path.
+#[tokio::test]
+async fn each_function_binary_answers_its_path() {
+    let functions = [
+        (env!("CARGO_BIN_EXE_lobby"), "/api/lobby"),
+        (env!("CARGO_BIN_EXE_push"), "/api/push"),
+        (env!("CARGO_BIN_EXE_card"), "/api/card"),
+        (env!("CARGO_BIN_EXE_triplex-records"), "/api/triplex/records?level=1"),
+    ];
+    for (program, path) in functions {
+        let (_child, port) = start_function(program);
+        let answer = reqwest::get(format!("http://127.0.0.1:{port}{path}")).await.unwrap();
+        assert_eq!(answer.status(), 200, "{path}");
+    }
+    let (_child, port) = start_function(env!("CARGO_BIN_EXE_triplex-solve"));
+    let url = format!("http://127.0.0.1:{port}/api/triplex/solve");
+    let refused = reqwest::Client::new().post(url).json(&json!({"level": 1})).send().await.unwrap();
+    assert_eq!(refused.status(), 400, "the solve function reads and judges its body");
 }

@@ -1,0 +1,6 @@
+//! Vercel function for `/api/push` (see `api/src/routes.rs`): the same router as every function.
+
+#[tokio::main]
+async fn main() -> Result<(), vercel_runtime::Error> {
+    tabula_api::function::run().await
+}

@@ -1,0 +1,6 @@
+//! Vercel function for `/api/triplex/solve` (see `api/src/triplex.rs`): the same router as every function.
+
+#[tokio::main]
+async fn main() -> Result<(), vercel_runtime::Error> {
+    tabula_api::function::run().await
+}
