@@ -221,6 +221,7 @@ const GENERIC_DESCRIPTION: &str =
     "Play POPUCOM three-match chess, Go, Edges & Blocks and chess variants in your browser: every move checked by the rules.";
 
 /// The page a crawler gets for a room (or the generic one), with absolute addresses from `origin`.
+/// Rooms stay out of search engines (Googlebot is among the crawlers), as their pages do.
 fn card_page(view: Option<&Value>, origin: &str) -> String {
     let (title, description, page, image) = match view {
         Some(view) => {
@@ -240,6 +241,7 @@ fn card_page(view: Option<&Value>, origin: &str) -> String {
 <meta charset="utf-8">
 <title>{title}</title>
 <meta name="description" content="{description}">
+<meta name="robots" content="noindex">
 <link rel="canonical" href="{page}">
 <meta property="og:type" content="website">
 <meta property="og:site_name" content="Tabula">

@@ -128,6 +128,7 @@ fn the_card_page_names_the_players_and_escapes_them() {
     assert!(page
         .contains(r#"<meta property="og:image" content="https://tabula.example/api/card?roomId=card-test&amp;v=0">"#));
     assert!(page.contains(r#"<meta name="twitter:card" content="summary_large_image">"#));
+    assert!(page.contains(r#"<meta name="robots" content="noindex">"#), "rooms are not indexed");
     assert!(page.contains("Move 2, Blue to move."), "{page}");
 
     let waiting = view_after(GameKind::Go, json!({"size": 9}), &[]);
