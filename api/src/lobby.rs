@@ -22,7 +22,7 @@ use tabula_core::{GameKind, Seat};
 use crate::body::{JsonBody, CREATE_BODY_LIMIT};
 use crate::error::ApiError;
 use crate::room::{now, timestamp, LoadedRoom, Room, RoomId};
-use crate::routes::{claim_seat, display_name, AppState};
+use crate::routes::{claim_seat, display_name, requested_game, AppState};
 
 /// The most rooms each list shows.
 pub const LIST_LIMIT: usize = 50;
@@ -132,10 +132,8 @@ pub async fn post_quick_play(
     State(app): State<AppState>,
     JsonBody(request): JsonBody<QuickPlayRequest, CREATE_BODY_LIMIT>,
 ) -> Result<Response, ApiError> {
-    let kind = request.game.as_deref().map(game_kind).transpose()?.unwrap_or(GameKind::Popucom);
-    let game = kind
-        .new_game(request.config.as_ref().unwrap_or(&Value::Null))
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let game = requested_game(request.game.as_deref(), request.config.as_ref())?;
+    let kind = game.kind();
     let name = display_name(request.name)?;
     let config = game.stored_config();
     for _ in 0..8 {

@@ -13,7 +13,7 @@ use axum::{Json, Router};
 use chrono::{Duration, Utc};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tabula_core::{GameKind, MoveError, Seat};
+use tabula_core::{AnyGame, GameKind, MoveError, Seat};
 
 use crate::body::{JsonBody, CREATE_BODY_LIMIT};
 use crate::cache::RoomCache;
@@ -197,14 +197,14 @@ struct RoomQuery {
     format: Option<String>,
 }
 
-pub(crate) async fn fetch(store: &dyn Store, id: &RoomId) -> Result<Room, ApiError> {
+async fn fetch(store: &dyn Store, id: &RoomId) -> Result<Room, ApiError> {
     store.load(id).await?.ok_or_else(|| ApiError::RoomNotFound(id.as_str().to_owned()))
 }
 
 /// The header a seated player's polls carry, so the room knows they are still there.
 const TOKEN_HEADER: &str = "x-tabula-token";
 
-pub(crate) fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
+fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
     let mut response = (status, Json(body)).into_response();
     if let Ok(etag) = HeaderValue::from_str(&room.etag()) {
         response.headers_mut().insert(header::ETAG, etag);
@@ -268,6 +268,16 @@ struct JoinRequest {
     public: bool,
 }
 
+/// A new game of the kind named (POPUCOM when none is) with the config given (its default when
+/// none is), as a request asks for one; a 400 if either is wrong.
+pub(crate) fn requested_game(game: Option<&str>, config: Option<&Value>) -> Result<AnyGame, ApiError> {
+    let kind = match game {
+        None => GameKind::Popucom,
+        Some(name) => name.parse::<GameKind>().map_err(|e| ApiError::BadRequest(e.to_string()))?,
+    };
+    kind.new_game(config.unwrap_or(&Value::Null)).map_err(|e| ApiError::BadRequest(e.to_string()))
+}
+
 pub(crate) fn display_name(name: Option<String>) -> Result<Option<String>, ApiError> {
     let Some(name) = name else { return Ok(None) };
     let name = name.trim();
@@ -282,13 +292,7 @@ async fn post_room(
     State(app): State<AppState>,
     JsonBody(request): JsonBody<JoinRequest, CREATE_BODY_LIMIT>,
 ) -> Result<Response, ApiError> {
-    let kind = match request.game.as_deref() {
-        None => GameKind::Popucom,
-        Some(name) => name.parse::<GameKind>().map_err(|e| ApiError::BadRequest(e.to_string()))?,
-    };
-    let new_game = kind
-        .new_game(request.config.as_ref().unwrap_or(&Value::Null))
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let new_game = requested_game(request.game.as_deref(), request.config.as_ref())?;
     if request.check {
         return Ok(Json(json!({"config": new_game.client_config()})).into_response());
     }

@@ -4,6 +4,7 @@
 //! gives the generic card: a preview never fails.
 
 use serde_json::Value;
+use tabula_core::edges::Torus;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 pub const WIDTH: u32 = 1200;
@@ -286,9 +287,8 @@ fn go(canvas: &mut Canvas, state: &Value) -> Option<Sides> {
     Some(Sides { colours: [GO_BLACK, GO_WHITE], scores: None, marked: marked(state) })
 }
 
-/// Edges & Blocks on its torus of side `n`: cell `(x, y)` is `n*y + x`; horizontal edge `n*y + x`
-/// is the top of that cell and vertical edge `n² + n*y + x` its left (`core/src/edges/geometry.rs`).
-/// The wrapped bottom and right sides are drawn again, so the board looks closed.
+/// Edges & Blocks on its torus of side `n` (the engine's geometry, `Torus`): each cell's top and
+/// left edges, and the wrapped bottom and right sides drawn again, so the board looks closed.
 fn edges(canvas: &mut Canvas, state: &Value) -> Option<Sides> {
     let n = usize::try_from(state["size"].as_u64()?).ok().filter(|n| (1..=32).contains(n))?;
     let number = |v: &Value| v.as_u64().and_then(|n| u8::try_from(n).ok());
@@ -313,14 +313,17 @@ fn edges(canvas: &mut Canvas, state: &Value) -> Option<Sides> {
     };
     let width = grid.cell * 0.13;
     let corner = |x: usize, y: usize| (grid.left + x as f32 * grid.cell, grid.top + y as f32 * grid.cell);
-    for y in 0..=n {
-        for x in 0..=n {
-            if x < n {
-                canvas.line(corner(x, y), corner(x + 1, y), width, colour(n * (y % n) + x));
-            }
-            if y < n {
-                canvas.line(corner(x, y), corner(x, y + 1), width, colour(n * n + n * y + x % n));
-            }
+    let torus = Torus::new(n);
+    for cell in 0..n * n {
+        let (x, y) = (cell % n, cell / n);
+        let [top, bottom, left, right] = torus.cell_edges(cell);
+        canvas.line(corner(x, y), corner(x + 1, y), width, colour(top));
+        canvas.line(corner(x, y), corner(x, y + 1), width, colour(left));
+        if y == n - 1 {
+            canvas.line(corner(x, n), corner(x + 1, n), width, colour(bottom));
+        }
+        if x == n - 1 {
+            canvas.line(corner(n, y), corner(n, y + 1), width, colour(right));
         }
     }
     Some(Sides { colours: [EDGES_BLACK, EDGES_RED], scores: scores(state), marked: marked(state) })

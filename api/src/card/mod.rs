@@ -104,7 +104,7 @@ async fn card(app: &AppState, headers: &HeaderMap, room_id: Option<&str>, page: 
     let id = room_id.and_then(|raw| RoomId::parse(raw).ok());
     let view = match &id {
         Some(id) => match app.store().load(id).await? {
-            Some(room) => Some(room.load()?.view()),
+            Some(room) => Some(app.open(room)?.view()),
             None => None,
         },
         None => None,
