@@ -84,6 +84,13 @@ fn shown_here(id: &str) -> bool {
         _ if id.starts_with("cell-") => return feature("POPUCOM"),
         _ => {}
     }
+    // A game's options and their choices' words: also in the home bundle, whose lobby names the
+    // options of every game's public rooms.
+    let option_words =
+        id.contains("-option-") || id.starts_with("go-handicap-") || ["go-ko-psk", "go-ko-simple"].contains(&id);
+    if option_words && feature("HOME_PAGES") {
+        return true;
+    }
     // Triplex's page titles: only its own bundle shows its pages.
     if id.starts_with("title-triplex-") {
         return feature("TRIPLEX");
