@@ -146,7 +146,9 @@ fn minify_css(css: &str) -> String {
                 space = false;
             }
             c => {
-                if space && !out.is_empty() && !out.ends_with(['{', '}', ';', ',']) {
+                // No space after a declaration's colon either (`color: red`): a selector's colon
+                // is never followed by one (`a :hover` has it before).
+                if space && !out.is_empty() && !out.ends_with(['{', '}', ';', ',', ':']) {
                     out.push(' ');
                 }
                 space = false;

@@ -75,18 +75,33 @@ pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLi
     Ok(Some(Arc::new(LocalLimiter::per_minute(limit, *deployment == Deployment::Serverless))))
 }
 
-/// How room changes reach open pages: the local server pushes them itself; deployed, Supabase
-/// Realtime does when its public key is given (`SUPABASE_ANON_KEY`, or `SUPABASE_PUBLISHABLE_KEY`
-/// as Supabase's newer keys are named); otherwise pages only poll.
+/// How room changes reach open pages. Supabase Realtime when its public key is given
+/// (`SUPABASE_ANON_KEY`, or `SUPABASE_PUBLISHABLE_KEY` as Supabase's newer keys are named) and a
+/// Realtime is known (the project's, or `SUPABASE_REALTIME_URL`): its broadcasts come from the
+/// database, so they carry every writer's moves, the local server's too when it keeps rooms in
+/// Supabase. Otherwise the local server pushes its own writes, and deployed, pages only poll.
 pub fn push_from_env(deployment: &Deployment) -> Push {
-    match deployment {
-        Deployment::Local { .. } => Push::Local(RoomChanges::default()),
-        Deployment::Serverless => {
-            match (var("SUPABASE_URL"), var("SUPABASE_ANON_KEY").or_else(|| var("SUPABASE_PUBLISHABLE_KEY"))) {
-                (Some(url), Some(anon_key)) => Push::Supabase { url: url.trim_end_matches('/').to_owned(), anon_key },
-                _ => Push::Off,
-            }
+    push_from(deployment, var)
+}
+
+fn push_from(deployment: &Deployment, var: impl Fn(&str) -> Option<String>) -> Push {
+    let project = var("SUPABASE_URL").map(|url| url.trim_end_matches('/').to_owned());
+    let realtime = var("SUPABASE_REALTIME_URL")
+        .map(|url| url.trim_end_matches('/').to_owned())
+        .or_else(|| project.as_ref().map(|url| format!("{url}/realtime/v1")));
+    let anon_key = var("SUPABASE_ANON_KEY").or_else(|| var("SUPABASE_PUBLISHABLE_KEY"));
+    match (realtime, anon_key, deployment) {
+        (Some(realtime), Some(anon_key), _) => {
+            // Realtime's websocket, as its clients address it: `wss://<project>/realtime/v1/websocket`.
+            let socket = match realtime.split_once("://") {
+                Some(("https", rest)) => format!("wss://{rest}/websocket"),
+                Some(("http", rest)) => format!("ws://{rest}/websocket"),
+                _ => format!("{realtime}/websocket"),
+            };
+            Push::Supabase { url: project.unwrap_or(realtime), socket, anon_key }
         }
+        (_, _, Deployment::Local { .. }) => Push::Local(RoomChanges::default()),
+        (_, _, Deployment::Serverless) => Push::Off,
     }
 }
 
@@ -102,4 +117,47 @@ pub fn state_from_env(deployment: &Deployment) -> Result<AppState, ConfigError> 
             state.with_abandon_after(Duration::from_secs(seconds.get().into()))
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn push(deployment: &Deployment, vars: &[(&str, &str)]) -> String {
+        let lookup = |name: &str| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string());
+        match push_from(deployment, lookup) {
+            Push::Local(_) => "local".into(),
+            Push::Off => "off".into(),
+            Push::Supabase { url, socket, anon_key } => format!("{url} {socket} {anon_key}"),
+        }
+    }
+
+    #[test]
+    fn realtime_is_used_wherever_its_key_and_address_are_known() {
+        let local = Deployment::Local { data_file: "x.db".into() };
+        let deployed = Deployment::Serverless;
+        let project = ("SUPABASE_URL", "https://abc.supabase.co/");
+        for deployment in [&local, &deployed] {
+            assert_eq!(
+                push(deployment, &[project, ("SUPABASE_ANON_KEY", "anon")]),
+                "https://abc.supabase.co wss://abc.supabase.co/realtime/v1/websocket anon"
+            );
+            assert_eq!(
+                push(deployment, &[project, ("SUPABASE_PUBLISHABLE_KEY", "sb_publishable_x")]),
+                "https://abc.supabase.co wss://abc.supabase.co/realtime/v1/websocket sb_publishable_x"
+            );
+            // A Realtime of its own (self-hosted, or a test's stand-in), with or without a project.
+            assert_eq!(
+                push(
+                    deployment,
+                    &[("SUPABASE_REALTIME_URL", "http://127.0.0.1:9/realtime/v1"), ("SUPABASE_ANON_KEY", "k")]
+                ),
+                "http://127.0.0.1:9/realtime/v1 ws://127.0.0.1:9/realtime/v1/websocket k"
+            );
+        }
+        assert_eq!(push(&local, &[project]), "local", "no public key: the local server pushes its own writes");
+        assert_eq!(push(&local, &[("SUPABASE_ANON_KEY", "k")]), "local", "a key but no Realtime");
+        assert_eq!(push(&deployed, &[project]), "off");
+        assert_eq!(push(&deployed, &[]), "off");
+    }
 }

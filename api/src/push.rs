@@ -40,8 +40,8 @@ const BACKLOG: usize = 1024;
 pub enum Push {
     /// Server-Sent Events from this process.
     Local(RoomChanges),
-    /// Supabase Realtime broadcasts: the project's URL and its public (anon) key.
-    Supabase { url: String, anon_key: String },
+    /// Supabase Realtime broadcasts: the project's URL, Realtime's websocket and the public (anon) key.
+    Supabase { url: String, socket: String, anon_key: String },
     /// No push: pages poll.
     Off,
 }
@@ -187,7 +187,9 @@ pub async fn get_push(State(app): State<AppState>) -> Json<Value> {
     let poll_ms = (app.abandon_after().num_milliseconds() / 3).clamp(1_000, SLOW_POLL_MS);
     Json(match app.push() {
         Push::Local(_) => json!({"mode": "sse", "url": "/api/events", "pollMs": poll_ms}),
-        Push::Supabase { url, anon_key } => json!({"mode": "supabase", "url": url, "key": anon_key, "pollMs": poll_ms}),
+        Push::Supabase { url, socket, anon_key } => {
+            json!({"mode": "supabase", "url": url, "socket": socket, "key": anon_key, "pollMs": poll_ms})
+        }
         Push::Off => json!({"mode": "poll"}),
     })
 }

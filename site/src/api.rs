@@ -153,6 +153,9 @@ pub async fn fetch_room(room: &str, etag: Option<&str>, token: Option<&str>) -> 
 pub enum PushMode {
     /// Server-Sent Events at `url?roomId=...`; polls every `poll_ms` while they work.
     Sse { url: String, poll_ms: u32 },
+    /// Supabase Realtime broadcasts, read from the websocket at `socket` with the public `key`;
+    /// polls every `poll_ms` while they work.
+    Realtime { socket: String, key: String, poll_ms: u32 },
     /// No push (or one this page does not speak): poll.
     Poll,
 }
@@ -162,6 +165,12 @@ impl PushMode {
     fn from_json(value: &Value) -> PushMode {
         match (value["mode"].as_str(), value["url"].as_str(), value["pollMs"].as_u64()) {
             (Some("sse"), Some(url), Some(poll_ms)) => PushMode::Sse { url: url.to_owned(), poll_ms: poll_ms as u32 },
+            (Some("supabase"), _, Some(poll_ms)) => match (value["socket"].as_str(), value["key"].as_str()) {
+                (Some(socket), Some(key)) => {
+                    PushMode::Realtime { socket: socket.to_owned(), key: key.to_owned(), poll_ms: poll_ms as u32 }
+                }
+                _ => PushMode::Poll,
+            },
             _ => PushMode::Poll,
         }
     }
@@ -451,9 +460,17 @@ mod tests {
     fn the_push_mode_reads_what_the_server_says_and_falls_back_to_polling() {
         let sse = json!({"mode": "sse", "url": "/api/events", "pollMs": 10_000});
         assert_eq!(PushMode::from_json(&sse), PushMode::Sse { url: "/api/events".into(), poll_ms: 10_000 });
+        let socket = "wss://x.supabase.co/realtime/v1/websocket";
+        let supabase =
+            json!({"mode": "supabase", "url": "https://x.supabase.co", "socket": socket, "key": "k", "pollMs": 2_000});
+        assert_eq!(
+            PushMode::from_json(&supabase),
+            PushMode::Realtime { socket: socket.into(), key: "k".into(), poll_ms: 2_000 }
+        );
         for other in [
             json!({"mode": "poll"}),
             json!({"mode": "supabase", "url": "https://x.supabase.co", "key": "k", "pollMs": 1}),
+            json!({"mode": "supabase", "socket": socket, "pollMs": 1}),
             json!({"mode": "sse"}),
             json!(null),
         ] {

@@ -46,7 +46,7 @@ pub fn set_player_name(name: &str) {
 
 /// Whether moves wait for a confirmation: on touch screens and small boards (`Auto`), always, or
 /// never.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConfirmMoves {
     #[default]
@@ -56,8 +56,7 @@ pub enum ConfirmMoves {
 }
 
 /// This device's settings for every game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Settings {
     pub confirm: ConfirmMoves,
     /// A short sound when it becomes your move in a room.
@@ -68,8 +67,25 @@ pub struct Settings {
     pub colour_blind: bool,
 }
 
+// Settings and seats are written with serde and read back by hand from a `Value`: every bundle
+// reads them, and serde's derived readers cost each about 1.5 KB of WASM (tests keep the two alike).
+impl Settings {
+    /// What was saved; a missing or unreadable field keeps its default.
+    fn from_json(saved: &Value) -> Settings {
+        let flag = |name: &str| saved[name].as_bool().unwrap_or_default();
+        let confirm = match saved["confirm"].as_str() {
+            Some("always") => ConfirmMoves::Always,
+            Some("never") => ConfirmMoves::Never,
+            _ => ConfirmMoves::Auto,
+        };
+        Settings { confirm, sound: flag("sound"), notify: flag("notify"), colour_blind: flag("colour_blind") }
+    }
+}
+
 pub fn settings() -> Settings {
-    get("tabula.settings").and_then(|json| serde_json::from_str(&json).ok()).unwrap_or_default()
+    get("tabula.settings")
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .map_or_else(Settings::default, |saved| Settings::from_json(&saved))
 }
 
 pub fn save_settings(settings: &Settings) {
@@ -80,18 +96,27 @@ pub fn save_settings(settings: &Settings) {
 
 /// A seat held in a room: which seat, the secret token that proves it, and the room's game (for
 /// the home's "continue" list; absent in seats saved by the first version).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HeldSeat {
     pub seat: u8,
     pub token: String,
-    #[serde(default)]
     pub game: Option<String>,
+}
+
+impl HeldSeat {
+    fn from_json(saved: &Value) -> Option<HeldSeat> {
+        Some(HeldSeat {
+            seat: u8::try_from(saved["seat"].as_u64()?).ok()?,
+            token: saved["token"].as_str()?.to_owned(),
+            game: saved["game"].as_str().map(str::to_owned),
+        })
+    }
 }
 
 const SEAT_PREFIX: &str = "tabula.seat.";
 
 pub fn held_seat(room: &str) -> Option<HeldSeat> {
-    serde_json::from_str(&get(&format!("{SEAT_PREFIX}{room}"))?).ok()
+    HeldSeat::from_json(&serde_json::from_str(&get(&format!("{SEAT_PREFIX}{room}"))?).ok()?)
 }
 
 pub fn hold_seat(room: &str, seat: &HeldSeat) {
@@ -162,4 +187,32 @@ pub fn custom_variant_checked() -> Option<Value> {
 
 pub fn save_custom_variant_checked(config: &Value) {
     set("tabula.chess.custom.checked", &config.to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_and_seats_read_back_what_was_written() {
+        for confirm in [ConfirmMoves::Auto, ConfirmMoves::Always, ConfirmMoves::Never] {
+            for (sound, notify, colour_blind) in [(true, false, true), (false, true, false)] {
+                let settings = Settings { confirm, sound, notify, colour_blind };
+                assert_eq!(Settings::from_json(&serde_json::to_value(settings).unwrap()), settings);
+            }
+        }
+        assert_eq!(Settings::from_json(&json!({"sound": true})), Settings { sound: true, ..Settings::default() });
+        assert_eq!(Settings::from_json(&json!("garbage")), Settings::default());
+
+        for game in [Some("go".to_owned()), None] {
+            let seat = HeldSeat { seat: 2, token: "t0k".into(), game };
+            assert_eq!(HeldSeat::from_json(&serde_json::to_value(&seat).unwrap()), Some(seat));
+        }
+        // Seats saved by the first version had no game.
+        let first = HeldSeat::from_json(&json!({"seat": 1, "token": "a"}));
+        assert_eq!(first, Some(HeldSeat { seat: 1, token: "a".into(), game: None }));
+        assert_eq!(HeldSeat::from_json(&json!({"seat": 300, "token": "a"})), None);
+        assert_eq!(HeldSeat::from_json(&json!({"seat": 1})), None);
+    }
 }

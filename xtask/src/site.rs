@@ -336,7 +336,7 @@ fn page_html(
     game_css: Option<&str>,
     bundles: &BTreeMap<String, Bundle>,
     locales: &str,
-) -> String {
+) -> Result<String> {
     let mut head = vec![
         "<meta charset=\"utf-8\">".to_owned(),
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">".to_owned(),
@@ -368,16 +368,17 @@ fn page_html(
     if let (Some(game), Some(game_css)) = (&page.game, game_css) {
         head.push(format!("<style id=\"css-{game}\">{}</style>", game_css.trim()));
     }
-    head.push(format!("<script>{CRASH_NOTICE}</script>"));
+    // Inline scripts minified like the bundles' glue: every page's first load carries them.
+    head.push(format!("<script>{}</script>", minify_js(CRASH_NOTICE)?));
     if page.bundle == OFFLINE_BUNDLE {
-        head.push(format!("<script>{REGISTER_SERVICE_WORKER}</script>"));
+        head.push(format!("<script>{}</script>", minify_js(REGISTER_SERVICE_WORKER)?));
     }
-    head.push(format!("<script type=\"module\">{}</script>", start_script(page, bundles, locales)));
-    format!(
+    head.push(format!("<script type=\"module\">{}</script>", minify_js(&start_script(page, bundles, locales))?));
+    Ok(format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n{}\n</head>\n<body>{}</body>\n</html>\n",
         head.join("\n"),
         page.body
-    )
+    ))
 }
 
 /// The bundle whose pages work offline once visited (the puzzle needs no server to be played).
@@ -537,7 +538,7 @@ pub fn build_site() -> Result<()> {
         } else {
             format!("{}{}", css.trim(), manifest.pages_style.trim())
         };
-        let html = page_html(page, &css, game_css, &bundles, &locales);
+        let html = page_html(page, &css, game_css, &bundles, &locales)?;
         let file = dist.join(&page.file);
         std::fs::create_dir_all(file.parent().expect("inside dist"))?;
         std::fs::write(&file, &html)?;

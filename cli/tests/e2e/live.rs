@@ -16,7 +16,7 @@ use crate::{create_room, exclusive, index, random_move, take_seat};
 
 /// Records, in the page, when its move list grows: `window.moveTimes[n]` is the time (ms since
 /// the epoch, the same clock for every page of the machine) at which it first showed `n` moves.
-const WATCH_MOVES: &str = "
+pub(crate) const WATCH_MOVES: &str = "
     window.moveTimes = {};
     const note = () => {
         const n = document.querySelectorAll('ol.moves li').length;
@@ -27,7 +27,7 @@ const WATCH_MOVES: &str = "
     return true";
 
 /// Taps a cell and returns when (the same clock as `WATCH_MOVES`).
-async fn tap(client: &Client, cell: usize) -> f64 {
+pub(crate) async fn tap(client: &Client, cell: usize) -> f64 {
     let script = format!(
         "const t = performance.timeOrigin + performance.now(); document.getElementById('cell-{cell}').click(); return t"
     );
@@ -35,7 +35,7 @@ async fn tap(client: &Client, cell: usize) -> f64 {
 }
 
 /// Waits until `client` shows `moves` moves and returns the delay since `since`, in ms.
-async fn seen_after(client: &Client, moves: usize, since: f64, seconds: u64) -> f64 {
+pub(crate) async fn seen_after(client: &Client, moves: usize, since: f64, seconds: u64) -> f64 {
     let shown = format!("return window.moveTimes[{moves}] !== undefined");
     wait_until(client, &shown, seconds, &format!("move {moves} in the other pages")).await;
     js(client, &format!("return window.moveTimes[{moves}]")).await.as_f64().unwrap() - since
@@ -45,12 +45,12 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-fn summary(delays: &mut [f64]) -> (f64, f64, f64) {
+pub(crate) fn summary(delays: &mut [f64]) -> (f64, f64, f64) {
     delays.sort_by(f64::total_cmp);
     (percentile(delays, 0.5), percentile(delays, 0.95), delays[delays.len() - 1])
 }
 
-async fn push_is(client: &Client, state: &str, seconds: u64) {
+pub(crate) async fn push_is(client: &Client, state: &str, seconds: u64) {
     let script = format!("return document.documentElement.dataset.push === '{state}'");
     wait_until(client, &script, seconds, &format!("the push to be {state}")).await;
 }

@@ -42,6 +42,12 @@ async fn quick_play_meets_in_one_room_that_the_lobby_lists() {
     let room = room_of(&ann).await;
     assert_ne!(room, public);
     wait_until(&watcher, &lists("waiting", &room), 15, "Ann's room in the lobby").await;
+    // Its options in words, as the Go page names them (not message ids).
+    let row = format!(
+        "return [...document.querySelectorAll('#lobby-waiting li')].find(li => li.querySelector('a[href=\"/room/{room}\"]'))?.textContent ?? ''"
+    );
+    let text = js(&watcher, &row).await.as_str().unwrap_or_default().to_owned();
+    assert!(text.contains("Board") && text.contains("Komi") && !text.contains("option"), "{text}");
     bo.goto(&format!("{}/go", server.base)).await.unwrap();
     wait_until(&bo, &lists("waiting", &room), 15, "Ann's room on the Go page's lobby panel").await;
     click(&bo, "#quick-play").await;

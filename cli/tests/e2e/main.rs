@@ -12,6 +12,7 @@ mod edges;
 mod go;
 mod live;
 mod lobby;
+mod realtime;
 mod site;
 mod triplex;
 

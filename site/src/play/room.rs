@@ -120,6 +120,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     let step = RwSignal::new(None::<usize>);
     let wake = RwSignal::new(0u32);
     let watching = RwSignal::new(false);
+    // Pages with the room open, where the push counts them (Realtime's presence). `usize` as
+    // `step`'s: a signal of a type of its own costs the bundle 2 KB of the reactive system's code.
+    let open_pages = RwSignal::new(None::<usize>);
     let acting_now = RwSignal::new(false);
     let visible = RwSignal::new(browser::page_visible());
     let confirm_resign = RwSignal::new(false);
@@ -301,13 +304,13 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         spawn_local(async move {
             let nudge = super::push::Nudge::default();
             let push_pace = Arc::new(AtomicU32::new(0));
-            let push = match api::push_mode().await {
-                Ok(api::PushMode::Sse { url, poll_ms }) => Some((url, poll_ms)),
-                _ => None,
-            };
+            let push = api::push_mode().await.unwrap_or(api::PushMode::Poll);
             let heard = {
                 let (nudge, push_pace) = (nudge.clone(), push_pace.clone());
-                let poll_ms = push.as_ref().map_or(0, |p| p.1);
+                let poll_ms = match &push {
+                    api::PushMode::Sse { poll_ms, .. } | api::PushMode::Realtime { poll_ms, .. } => *poll_ms,
+                    api::PushMode::Poll => 0,
+                };
                 move |heard| {
                     let news = match heard {
                         Heard::Changed(version) => room
@@ -318,7 +321,12 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                             super::push::show_state("live");
                             true
                         }
+                        Heard::Present(pages) => {
+                            let _ = open_pages.try_set(Some(pages as usize));
+                            false
+                        }
                         Heard::Failed => {
+                            let _ = open_pages.try_set(None);
                             push_pace.store(0, Ordering::Relaxed);
                             super::push::show_state("off");
                             false
@@ -342,14 +350,12 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 // Counted as a whole tick even when a push ended it early: a push polls anyway.
                 waited += TICK_MS;
                 reopen_in = reopen_in.saturating_sub(TICK_MS);
-                if let Some((url, _)) = &push {
-                    if channel.as_ref().is_some_and(super::push::PushChannel::closed) {
-                        channel = None;
-                    }
-                    if channel.is_none() && reopen_in == 0 {
-                        channel = super::push::open(url, &id, heard.clone());
-                        reopen_in = REOPEN_PUSH_MS;
-                    }
+                if channel.as_ref().is_some_and(super::push::PushChannel::closed) {
+                    channel = None;
+                }
+                if channel.is_none() && reopen_in == 0 && !matches!(push, api::PushMode::Poll) {
+                    channel = super::push::open(&push, &id, heard.clone());
+                    reopen_in = REOPEN_PUSH_MS;
                 }
                 let (Some(wake_now), Some(busy), Some(colour), Some(game)) = (
                     wake.try_get_untracked(),
@@ -644,7 +650,14 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 <p class="role" id="role">{role_line}</p>
                 <p class="room-policy" id="takeback-policy">
                     {move || i18n.t_with("takebacks-line", &[("policy", i18n.t(super::takeback_policy_id(&policy())).into())])}
-                    {move || room.with(|r| r.as_ref()?.watching.filter(|n| *n > 0)).map(|n| {
+                    // The server's count, or the open pages less the seated players still there
+                    // (as the server counts).
+                    {move || room.with(|r| {
+                        let r = r.as_ref()?;
+                        let seated = r.seats.iter().filter(|s| s.taken && !s.away).count();
+                        let counted = open_pages.get().map(|n| n.saturating_sub(seated) as u32);
+                        r.watching.or(counted).filter(|n| *n > 0)
+                    }).map(|n| {
                         format!(" · {}", i18n.t_with("lobby-watching", &[("count", (n as usize).into())]))
                     })}
                 </p>
