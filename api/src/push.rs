@@ -151,8 +151,8 @@ impl Store for Notifying {
         Ok(replaced)
     }
 
-    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.inner.touch(id, seat, at).await
+    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, watching: Option<u32>) -> Result<(), StoreError> {
+        self.inner.touch(id, seat, at, watching).await
     }
 
     async fn public_rooms(

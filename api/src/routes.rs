@@ -32,6 +32,9 @@ pub const DEFAULT_ABANDON_SECONDS: i64 = 120;
 /// A polling player (`X-Tabula-Token`) is recorded at most this often: a write per poll would be
 /// a write per second per player.
 const PRESENCE_WRITE_SECONDS: i64 = 15;
+
+/// The most watchers a page may report (a player could report any number: it is only shown).
+const MAX_WATCHERS: u32 = 10_000;
 const NAME_MAX_CHARS: usize = 24;
 
 #[derive(Clone)]
@@ -98,25 +101,33 @@ impl AppState {
     }
 
     /// How many people watch `room`: with the local push, every open room page listens to it, so
-    /// its listeners less its seated players still there. Unknown elsewhere (deployed functions
-    /// hold no connections).
+    /// its listeners less its seated players still there. With Supabase Realtime, the functions
+    /// hold no connections: what a seated player's page last counted from the channel's presence,
+    /// while a seated player is there to count. Unknown without a push.
     fn watching(&self, room: &Room, now: chrono::DateTime<Utc>) -> Option<usize> {
         match &self.push {
             Push::Local(changes) => Some(changes.listeners(&room.id).saturating_sub(self.present(room, now).len())),
+            Push::Supabase { .. } if !self.present(room, now).is_empty() => room.watchers.map(|n| n as usize),
             _ => None,
         }
     }
 
     /// Records a poll by `seat` unless one was recorded recently (or much sooner for short
-    /// abandonment times, so presence stays finer than the time it is judged by). Best effort: a
-    /// failed write is logged and the request goes on (a poll still gets its room, a new seat
-    /// still gets its token).
-    async fn saw(&self, room: &mut Room, seat: Seat) {
+    /// abandonment times, so presence stays finer than the time it is judged by), or the count of
+    /// watchers its page reports changed (only kept where Realtime's presence is what counts them).
+    /// Best effort: a failed write is logged and the request goes on (a poll still gets its room,
+    /// a new seat still gets its token).
+    async fn saw(&self, room: &mut Room, seat: Seat, watching: Option<u32>) {
         let now = now();
         let every = Duration::seconds(PRESENCE_WRITE_SECONDS).min(self.abandon_after / 4);
-        if room.seen[seat.index()].is_none_or(|seen| now - seen >= every) {
-            match self.store.touch(&room.id, seat, now).await {
-                Ok(()) => room.seen[seat.index()] = Some(now),
+        let watching = watching.filter(|_| matches!(self.push, Push::Supabase { .. })).map(|n| n.min(MAX_WATCHERS));
+        let due = room.seen[seat.index()].is_none_or(|seen| now - seen >= every);
+        if due || watching.is_some_and(|n| room.watchers != Some(n)) {
+            match self.store.touch(&room.id, seat, now, watching).await {
+                Ok(()) => {
+                    room.seen[seat.index()] = Some(now);
+                    room.watchers = watching.or(room.watchers);
+                }
                 Err(error) => tracing::warn!(%error, room = room.id.as_str(), "presence not recorded"),
             }
         }
@@ -193,6 +204,8 @@ fn api_routes() -> Router<AppState> {
 #[serde(rename_all = "camelCase")]
 struct RoomQuery {
     room_id: Option<String>,
+    /// From a seated player's page: how many people it counts watching (Realtime's presence).
+    watching: Option<u32>,
     /// `pgn`: the game as a record file instead of the room's JSON.
     format: Option<String>,
 }
@@ -235,7 +248,7 @@ async fn get_room(
     }
     let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
     if let Some(seat) = token.and_then(|token| room.seat_for_token(token)) {
-        app.saw(&mut room, seat).await;
+        app.saw(&mut room, seat, query.watching).await;
     }
     let room = app.open(room)?;
     if etag_matches(&headers, &room.etag()) {
@@ -309,7 +322,7 @@ async fn post_room(
     if let Some(token) = request.token {
         let mut room = fetch(store, &id).await?;
         let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
-        app.saw(&mut room, seat).await;
+        app.saw(&mut room, seat, None).await;
         let loaded = app.open(room)?;
         return Ok(with_etag(
             &loaded,
@@ -361,7 +374,7 @@ pub(crate) async fn claim_seat(
         claimed.version += 1;
         claimed.updated_at = now();
         if app.store.replace(&claimed, expected).await? {
-            app.saw(&mut claimed, seat).await;
+            app.saw(&mut claimed, seat, None).await;
             let loaded = app.open(claimed)?;
             let body = json!({"room": loaded.view(), "seat": seat.number(), "token": token});
             return Ok(with_etag(&loaded, StatusCode::OK, body));

@@ -131,8 +131,18 @@ fn room_from(value: Value) -> Result<RoomView, ApiError> {
 
 /// The room, or `Unchanged` when `etag` still matches (a cheap 304). A seated player's `token`
 /// tells the room they are still there.
-pub async fn fetch_room(room: &str, etag: Option<&str>, token: Option<&str>) -> Result<Fetched, ApiError> {
+/// Reads `room` (unchanged if it still has `etag`); a seated player's page sends its `token`, and
+/// where the push counts them, how many people it sees `watching`.
+pub async fn fetch_room(
+    room: &str,
+    etag: Option<&str>,
+    token: Option<&str>,
+    watching: Option<u32>,
+) -> Result<Fetched, ApiError> {
     let mut request = Request::get(URL).query([("roomId", room)]);
+    if let Some(count) = watching {
+        request = request.query([("watching", count.to_string().as_str())]);
+    }
     if let Some(etag) = etag {
         request = request.header("If-None-Match", etag);
     }
@@ -357,7 +367,7 @@ pub async fn join(
     name: &str,
 ) -> Result<Joined, ApiError> {
     if game.is_none() && seat.is_none() && token.is_none() {
-        return match fetch_room(room, None, None).await? {
+        return match fetch_room(room, None, None, None).await? {
             Fetched::Room { room, .. } => Ok(Joined { room: *room, seat: None, token: None }),
             Fetched::Unchanged => Err(ApiError::Network("unexpected 304".into())),
         };

@@ -148,9 +148,13 @@ impl Store for PostgrestStore {
         Ok(!Self::rows::<RoomRow>(response, "replace").await?.is_empty())
     }
 
-    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
+    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, watching: Option<u32>) -> Result<(), StoreError> {
         let column = format!("seat{}_seen_at", seat.number());
-        let body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) }).to_string();
+        let mut body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) });
+        if let Some(watching) = watching {
+            body["watchers"] = watching.into();
+        }
+        let body = body.to_string();
         let response = send(self.client.from(TABLE).eq("room_id", id.as_str()).update(body).execute()).await?;
         Self::rows::<RoomRow>(response, "touch").await.map(drop)
     }

@@ -39,7 +39,7 @@ CREATE INDEX IF NOT EXISTS triplex_solves_level ON triplex_solves (level, id);
 ";
 
 /// Columns added after the first release, for files created before them (as in `sql/init.sql`).
-const ADDED_COLUMNS: [(&str, &str); 7] = [
+const ADDED_COLUMNS: [(&str, &str); 8] = [
     ("takeback", "INTEGER CHECK (takeback IN (1, 2))"),
     ("takeback_policy", "TEXT CHECK (takeback_policy IN ('never', 'ask', 'always'))"),
     ("abandoned", "INTEGER CHECK (abandoned IN (1, 2))"),
@@ -47,13 +47,14 @@ const ADDED_COLUMNS: [(&str, &str); 7] = [
     ("seat1_seen_at", "TEXT"),
     ("seat2_seen_at", "TEXT"),
     ("public", "INTEGER NOT NULL DEFAULT 0"),
+    ("watchers", "INTEGER CHECK (watchers >= 0)"),
 ];
 
 /// The columns `create` and `replace` write (in `row_values` order), then the presence columns
 /// only `touch` writes.
 const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
     seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback, \
-    takeback_policy, abandoned, abandon_draw, public, seat1_seen_at, seat2_seen_at";
+    takeback_policy, abandoned, abandon_draw, public, seat1_seen_at, seat2_seen_at, watchers";
 const WRITTEN_COLUMNS: usize = 18;
 
 pub struct SqliteStore {
@@ -173,6 +174,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             public: row.get(17).map_err(store_error)?,
             seat1_seen_at: seen_1.map(time).transpose()?,
             seat2_seen_at: seen_2.map(time).transpose()?,
+            watchers: row.get(20).map_err(store_error)?,
         })
     })();
     Ok(parsed)
@@ -221,11 +223,14 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>) -> Result<(), StoreError> {
+    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, watching: Option<u32>) -> Result<(), StoreError> {
         let (id, at) = (id.as_str().to_owned(), time_text(at));
-        // The column name comes from the seat, never from input.
-        let sql = format!("UPDATE rooms SET seat{}_seen_at = ?2 WHERE room_id = ?1", seat.number());
-        self.with(move |db| db.execute(&sql, params![id, at]).map(drop).map_err(store_error)).await
+        // The column name comes from the seat, never from input; no count keeps the last one.
+        let sql = format!(
+            "UPDATE rooms SET seat{}_seen_at = ?2, watchers = coalesce(?3, watchers) WHERE room_id = ?1",
+            seat.number()
+        );
+        self.with(move |db| db.execute(&sql, params![id, at, watching]).map(drop).map_err(store_error)).await
     }
 
     async fn public_rooms(

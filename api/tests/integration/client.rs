@@ -73,6 +73,17 @@ impl TestApi {
         Self::serve(store.clone(), AppState::new(store, None, Some(CRON_SECRET.into())).with_push(push)).await
     }
 
+    /// An API as deployed with Supabase Realtime (the functions push nothing themselves).
+    pub async fn start_realtime(backend: Backend) -> TestApi {
+        let store = backend.store();
+        let push = Push::Supabase {
+            url: "https://example.supabase.co".into(),
+            socket: "wss://example.supabase.co/realtime/v1/websocket".into(),
+            anon_key: "public".into(),
+        };
+        Self::serve(store.clone(), AppState::new(store, None, Some(CRON_SECRET.into())).with_push(push)).await
+    }
+
     /// An API whose players count as gone after `abandon_after` without a poll.
     pub async fn start_abandoning(backend: Backend, abandon_after: std::time::Duration) -> TestApi {
         let store = backend.store();

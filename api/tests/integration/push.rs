@@ -116,7 +116,54 @@ pub async fn open_streams_count_the_rooms_watchers(backend: Backend) {
     assert_eq!(watching, 0, "a watcher who leaves is no longer counted");
 }
 
+/// Deployed, the functions hold no connections: a seated player's page reports how many people
+/// it counts watching (Realtime's presence), and the room and the lobby show that count.
+pub async fn a_seated_players_page_reports_the_watchers_where_realtime_counts_them(backend: Backend) {
+    let api = TestApi::start_realtime(backend).await;
+    let room = room_id();
+    let mut created = json!({"roomId": room, "public": true, "seat": 1, "name": "Ann"});
+    let ann = api.post(created.clone()).await.body["token"].as_str().unwrap().to_owned();
+    created["seat"] = json!(2);
+    api.post(created).await;
+    let report = |count: &str, token: Option<&str>| {
+        let mut request = api.http.get(api.url()).query(&[("roomId", room.as_str()), ("watching", count)]);
+        if let Some(token) = token {
+            request = request.header("x-tabula-token", token);
+        }
+        api.send(request)
+    };
+    assert_eq!(api.poll(&room, &ann).await.body["watching"], Value::Null, "nobody has counted yet");
+    let before = api.poll(&room, &ann).await;
+    let counted = report("3", Some(&ann)).await;
+    assert_eq!(counted.body["watching"], 3, "{}", counted.raw);
+    assert_ne!(counted.headers["etag"], before.headers["etag"], "the count is part of the ETag");
+    assert_eq!(api.get(&room).await.body["watching"], 3, "kept for everyone's polls");
+    let lobby = api.send(api.http.get(format!("{}/api/lobby", api.base))).await.body;
+    let listed = lobby["playing"].as_array().unwrap().iter().find(|r| r["roomId"] == room.as_str()).cloned();
+    assert_eq!(listed.expect("the public game is listed")["watching"], 3);
+
+    assert_eq!(report("40", None).await.body["watching"], 3, "a spectator's page reports nothing");
+    assert_eq!(report("1", Some(&ann)).await.body["watching"], 1, "a new count replaces the last");
+    assert_eq!(report("99999999", Some(&ann)).await.body["watching"], 10_000, "counts are capped");
+    let bad = report("lots", Some(&ann)).await;
+    assert_eq!((bad.status.as_u16(), bad.code()), (400, "bad_request"), "{}", bad.raw);
+
+    // Where the server counts the watchers itself, a page's count is ignored.
+    let local = TestApi::start_pushing(backend).await;
+    let room = room_id();
+    let token = local.post(json!({"roomId": room, "seat": 1})).await.body["token"].as_str().unwrap().to_owned();
+    let ignored = local.send(
+        local
+            .http
+            .get(local.url())
+            .query(&[("roomId", room.as_str()), ("watching", "7")])
+            .header("x-tabula-token", token),
+    );
+    assert_eq!(ignored.await.body["watching"], 0);
+}
+
 both_stores!(
+    a_seated_players_page_reports_the_watchers_where_realtime_counts_them,
     a_room_stream_carries_each_new_version_of_that_room_only,
     streams_are_refused_clearly_without_a_room_or_without_push,
     open_streams_count_the_rooms_watchers,

@@ -271,6 +271,18 @@ async fn the_site_follows_a_room_on_supabase_realtime_and_polls_when_it_fails() 
         )
         .await;
     }
+    // The seated pages report that count with their polls, so every reader of the room (the
+    // lobby too) has it, though the server holds no connection to count them.
+    let start = Instant::now();
+    loop {
+        let view: Value =
+            http.get(format!("{}/api/game?roomId={room}", server.base)).send().await.unwrap().json().await.unwrap();
+        if view["watching"] == 1 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "the room's view counts 1 watching: {}", view["watching"]);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     // Heartbeat: every page, every 2 s.
     wait_for("heartbeats from every page", 10, || realtime.seen().heartbeats_answered >= 6).await;
 
