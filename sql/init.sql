@@ -41,9 +41,10 @@ alter table public.rooms add column if not exists seat2_seen_at timestamptz;
 
 -- Listed in the lobby (GET /api/lobby); rooms are private, link only, unless created public.
 alter table public.rooms add column if not exists public boolean not null default false;
--- How many people watch, as a seated player's page counts them from Realtime's presence (the
--- functions hold no connections to count them); written with seat<n>_seen_at.
-alter table public.rooms add column if not exists watchers integer check (watchers >= 0);
+-- How many pages have the room open, as a seated player's page counts them in Realtime's presence
+-- (the functions hold no connections to count them): less the seated players, its watchers.
+-- Written with seat<n>_seen_at.
+alter table public.rooms add column if not exists open_pages integer check (open_pages >= 0);
 
 -- The idle-room cleanup scans by last activity.
 create index if not exists rooms_updated_at_idx on public.rooms (updated_at);

@@ -151,8 +151,14 @@ impl Store for Notifying {
         Ok(replaced)
     }
 
-    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, watching: Option<u32>) -> Result<(), StoreError> {
-        self.inner.touch(id, seat, at, watching).await
+    async fn touch(
+        &self,
+        id: &RoomId,
+        seat: Seat,
+        at: DateTime<Utc>,
+        open_pages: Option<u32>,
+    ) -> Result<(), StoreError> {
+        self.inner.touch(id, seat, at, open_pages).await
     }
 
     async fn public_rooms(

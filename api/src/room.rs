@@ -92,9 +92,9 @@ pub struct Room {
     /// When each seat's player last polled the room (seat 1, seat 2). Written only by
     /// `Store::touch`, never by a move, so a stale copy of the room cannot turn the clock back.
     pub seen: [Option<DateTime<Utc>>; 2],
-    /// How many people watch, as a seated player's page last counted them (deployed, from
-    /// Supabase Realtime's presence); written only by `Store::touch`, with `seen`.
-    pub watchers: Option<u32>,
+    /// How many pages have the room open, as a seated player's page last counted them (deployed,
+    /// in Supabase Realtime's presence); written only by `Store::touch`, with `seen`.
+    pub open_pages: Option<u32>,
     /// Seat 1 and seat 2.
     pub seats: [SeatHolder; 2],
     /// Listed in the lobby; chosen when the room is created (private, link only, by default).
@@ -129,7 +129,7 @@ impl Room {
             takebacks: TakebackPolicy::default(),
             abandoned: None,
             seen: [None, None],
-            watchers: None,
+            open_pages: None,
             seats: Default::default(),
             public: false,
             created_at: now,

@@ -33,8 +33,8 @@ pub const DEFAULT_ABANDON_SECONDS: i64 = 120;
 /// a write per second per player.
 const PRESENCE_WRITE_SECONDS: i64 = 15;
 
-/// The most watchers a page may report (a player could report any number: it is only shown).
-const MAX_WATCHERS: u32 = 10_000;
+/// The most open pages a page may report (a player could report any number: it is only shown).
+const MAX_OPEN_PAGES: u32 = 10_000;
 const NAME_MAX_CHARS: usize = 24;
 
 #[derive(Clone)]
@@ -101,32 +101,35 @@ impl AppState {
     }
 
     /// How many people watch `room`: with the local push, every open room page listens to it, so
-    /// its listeners less its seated players still there. With Supabase Realtime, the functions
-    /// hold no connections: what a seated player's page last counted from the channel's presence,
-    /// while a seated player is there to count. Unknown without a push.
+    /// its listeners less its seated players still there. With Supabase Realtime the functions
+    /// hold no connections: the open pages a seated player's page last counted in the channel's
+    /// presence, less the same, while a seated player is there to count. Unknown without a push.
     fn watching(&self, room: &Room, now: chrono::DateTime<Utc>) -> Option<usize> {
-        match &self.push {
-            Push::Local(changes) => Some(changes.listeners(&room.id).saturating_sub(self.present(room, now).len())),
-            Push::Supabase { .. } if !self.present(room, now).is_empty() => room.watchers.map(|n| n as usize),
-            _ => None,
-        }
+        let present = self.present(room, now).len();
+        let open_pages = match &self.push {
+            Push::Local(changes) => changes.listeners(&room.id),
+            Push::Supabase { .. } if present > 0 => room.open_pages? as usize,
+            _ => return None,
+        };
+        Some(open_pages.saturating_sub(present))
     }
 
     /// Records a poll by `seat` unless one was recorded recently (or much sooner for short
     /// abandonment times, so presence stays finer than the time it is judged by), or the count of
-    /// watchers its page reports changed (only kept where Realtime's presence is what counts them).
+    /// open pages its page reports changed (only kept where Realtime's presence is what counts them).
     /// Best effort: a failed write is logged and the request goes on (a poll still gets its room,
     /// a new seat still gets its token).
-    async fn saw(&self, room: &mut Room, seat: Seat, watching: Option<u32>) {
+    async fn saw(&self, room: &mut Room, seat: Seat, open_pages: Option<u32>) {
         let now = now();
         let every = Duration::seconds(PRESENCE_WRITE_SECONDS).min(self.abandon_after / 4);
-        let watching = watching.filter(|_| matches!(self.push, Push::Supabase { .. })).map(|n| n.min(MAX_WATCHERS));
+        let open_pages =
+            open_pages.filter(|_| matches!(self.push, Push::Supabase { .. })).map(|n| n.min(MAX_OPEN_PAGES));
         let due = room.seen[seat.index()].is_none_or(|seen| now - seen >= every);
-        if due || watching.is_some_and(|n| room.watchers != Some(n)) {
-            match self.store.touch(&room.id, seat, now, watching).await {
+        if due || open_pages.is_some_and(|n| room.open_pages != Some(n)) {
+            match self.store.touch(&room.id, seat, now, open_pages).await {
                 Ok(()) => {
                     room.seen[seat.index()] = Some(now);
-                    room.watchers = watching.or(room.watchers);
+                    room.open_pages = open_pages.or(room.open_pages);
                 }
                 Err(error) => tracing::warn!(%error, room = room.id.as_str(), "presence not recorded"),
             }
@@ -204,8 +207,8 @@ fn api_routes() -> Router<AppState> {
 #[serde(rename_all = "camelCase")]
 struct RoomQuery {
     room_id: Option<String>,
-    /// From a seated player's page: how many people it counts watching (Realtime's presence).
-    watching: Option<u32>,
+    /// From a seated player's page: how many pages it counts with the room open (Realtime's presence).
+    pages: Option<u32>,
     /// `pgn`: the game as a record file instead of the room's JSON.
     format: Option<String>,
 }
@@ -248,7 +251,7 @@ async fn get_room(
     }
     let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
     if let Some(seat) = token.and_then(|token| room.seat_for_token(token)) {
-        app.saw(&mut room, seat, query.watching).await;
+        app.saw(&mut room, seat, query.pages).await;
     }
     let room = app.open(room)?;
     if etag_matches(&headers, &room.etag()) {

@@ -130,18 +130,17 @@ fn room_from(value: Value) -> Result<RoomView, ApiError> {
 }
 
 /// The room, or `Unchanged` when `etag` still matches (a cheap 304). A seated player's `token`
-/// tells the room they are still there.
-/// Reads `room` (unchanged if it still has `etag`); a seated player's page sends its `token`, and
-/// where the push counts them, how many people it sees `watching`.
+/// tells the room they are still there, and `open_pages` how many pages have it open (where the
+/// push counts them).
 pub async fn fetch_room(
     room: &str,
     etag: Option<&str>,
     token: Option<&str>,
-    watching: Option<u32>,
+    open_pages: Option<u32>,
 ) -> Result<Fetched, ApiError> {
     let mut request = Request::get(URL).query([("roomId", room)]);
-    if let Some(count) = watching {
-        request = request.query([("watching", count.to_string().as_str())]);
+    if let Some(count) = open_pages {
+        request = request.query([("pages", count.to_string().as_str())]);
     }
     if let Some(etag) = etag {
         request = request.header("If-None-Match", etag);

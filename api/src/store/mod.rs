@@ -48,10 +48,16 @@ pub trait Store: Send + Sync + 'static {
     /// and was created at `room.created_at` (a room deleted and created anew restarts its
     /// versions). True if it was replaced; false if the version moved on or the room is gone.
     async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError>;
-    /// Records that `seat`'s player was there at `at`, and with `watching` how many people
-    /// their page counts watching, without changing the room's version (so no poller sees a
+    /// Records that `seat`'s player was there at `at`, and with `open_pages` how many pages their
+    /// page counts with the room open, without changing the room's version (so no poller sees a
     /// change). Nothing happens if the room is gone.
-    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, watching: Option<u32>) -> Result<(), StoreError>;
+    async fn touch(
+        &self,
+        id: &RoomId,
+        seat: Seat,
+        at: DateTime<Utc>,
+        open_pages: Option<u32>,
+    ) -> Result<(), StoreError>;
     /// Public rooms (of `game`, or of every game) changed or polled by a seated player since
     /// `since`, newest first, at most `limit`: what the lobby lists.
     async fn public_rooms(
@@ -127,7 +133,7 @@ pub(crate) struct RoomRow {
     #[serde(default, skip_serializing)]
     pub seat2_seen_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing)]
-    pub watchers: Option<u32>,
+    pub open_pages: Option<u32>,
 }
 
 impl From<&Room> for RoomRow {
@@ -154,7 +160,7 @@ impl From<&Room> for RoomRow {
             public: room.public,
             seat1_seen_at: room.seen[0],
             seat2_seen_at: room.seen[1],
-            watchers: room.watchers,
+            open_pages: room.open_pages,
         }
     }
 }
@@ -179,7 +185,7 @@ impl TryFrom<RoomRow> for Room {
                 .map(|a| a.ok_or_else(|| bad("abandoned")))
                 .transpose()?,
             seen: [row.seat1_seen_at, row.seat2_seen_at],
-            watchers: row.watchers,
+            open_pages: row.open_pages,
             config: row.config,
             moves: row.moves,
             version: row.version,

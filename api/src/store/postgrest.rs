@@ -148,11 +148,17 @@ impl Store for PostgrestStore {
         Ok(!Self::rows::<RoomRow>(response, "replace").await?.is_empty())
     }
 
-    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, watching: Option<u32>) -> Result<(), StoreError> {
+    async fn touch(
+        &self,
+        id: &RoomId,
+        seat: Seat,
+        at: DateTime<Utc>,
+        open_pages: Option<u32>,
+    ) -> Result<(), StoreError> {
         let column = format!("seat{}_seen_at", seat.number());
         let mut body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) });
-        if let Some(watching) = watching {
-            body["watchers"] = watching.into();
+        if let Some(open_pages) = open_pages {
+            body["open_pages"] = open_pages.into();
         }
         let body = body.to_string();
         let response = send(self.client.from(TABLE).eq("room_id", id.as_str()).update(body).execute()).await?;

@@ -47,14 +47,14 @@ const ADDED_COLUMNS: [(&str, &str); 8] = [
     ("seat1_seen_at", "TEXT"),
     ("seat2_seen_at", "TEXT"),
     ("public", "INTEGER NOT NULL DEFAULT 0"),
-    ("watchers", "INTEGER CHECK (watchers >= 0)"),
+    ("open_pages", "INTEGER CHECK (open_pages >= 0)"),
 ];
 
 /// The columns `create` and `replace` write (in `row_values` order), then the presence columns
 /// only `touch` writes.
 const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
     seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback, \
-    takeback_policy, abandoned, abandon_draw, public, seat1_seen_at, seat2_seen_at, watchers";
+    takeback_policy, abandoned, abandon_draw, public, seat1_seen_at, seat2_seen_at, open_pages";
 const WRITTEN_COLUMNS: usize = 18;
 
 pub struct SqliteStore {
@@ -174,7 +174,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             public: row.get(17).map_err(store_error)?,
             seat1_seen_at: seen_1.map(time).transpose()?,
             seat2_seen_at: seen_2.map(time).transpose()?,
-            watchers: row.get(20).map_err(store_error)?,
+            open_pages: row.get(20).map_err(store_error)?,
         })
     })();
     Ok(parsed)
@@ -223,14 +223,20 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn touch(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, watching: Option<u32>) -> Result<(), StoreError> {
+    async fn touch(
+        &self,
+        id: &RoomId,
+        seat: Seat,
+        at: DateTime<Utc>,
+        open_pages: Option<u32>,
+    ) -> Result<(), StoreError> {
         let (id, at) = (id.as_str().to_owned(), time_text(at));
         // The column name comes from the seat, never from input; no count keeps the last one.
         let sql = format!(
-            "UPDATE rooms SET seat{}_seen_at = ?2, watchers = coalesce(?3, watchers) WHERE room_id = ?1",
+            "UPDATE rooms SET seat{}_seen_at = ?2, open_pages = coalesce(?3, open_pages) WHERE room_id = ?1",
             seat.number()
         );
-        self.with(move |db| db.execute(&sql, params![id, at, watching]).map(drop).map_err(store_error)).await
+        self.with(move |db| db.execute(&sql, params![id, at, open_pages]).map(drop).map_err(store_error)).await
     }
 
     async fn public_rooms(

@@ -88,11 +88,7 @@ pub async fn streams_are_refused_clearly_without_a_room_or_without_push(backend:
 /// there are its watchers, in the room's view (and its ETag) and in the lobby.
 pub async fn open_streams_count_the_rooms_watchers(backend: Backend) {
     let api = TestApi::start_pushing(backend).await;
-    let room = room_id();
-    let mut created = json!({"roomId": room, "public": true, "seat": 1, "name": "Ann"});
-    let ann = api.post(created.clone()).await.body["token"].as_str().unwrap().to_owned();
-    created["seat"] = json!(2);
-    let bo = api.post(created).await.body["token"].as_str().unwrap().to_owned();
+    let (room, ann, bo) = public_game(&api).await;
     assert_eq!(api.poll(&room, &bo).await.body["watching"], 0, "nobody listens yet");
     let _players = (Events::open(&api, &room).await, Events::open(&api, &room).await);
     let etag = api.poll(&room, &ann).await;
@@ -116,17 +112,24 @@ pub async fn open_streams_count_the_rooms_watchers(backend: Backend) {
     assert_eq!(watching, 0, "a watcher who leaves is no longer counted");
 }
 
-/// Deployed, the functions hold no connections: a seated player's page reports how many people
-/// it counts watching (Realtime's presence), and the room and the lobby show that count.
-pub async fn a_seated_players_page_reports_the_watchers_where_realtime_counts_them(backend: Backend) {
-    let api = TestApi::start_realtime(backend).await;
+/// A public room with both seats taken (Ann and Bo): its id and their tokens.
+async fn public_game(api: &TestApi) -> (String, String, String) {
     let room = room_id();
     let mut created = json!({"roomId": room, "public": true, "seat": 1, "name": "Ann"});
     let ann = api.post(created.clone()).await.body["token"].as_str().unwrap().to_owned();
     created["seat"] = json!(2);
-    api.post(created).await;
+    let bo = api.post(created).await.body["token"].as_str().unwrap().to_owned();
+    (room, ann, bo)
+}
+
+/// Deployed, the functions hold no connections: a seated player's page reports how many pages
+/// it counts with the room open (Realtime's presence); less the seated players still there, the
+/// room and the lobby show that as its watchers.
+pub async fn a_seated_players_page_reports_the_watchers_where_realtime_counts_them(backend: Backend) {
+    let api = TestApi::start_realtime(backend).await;
+    let (room, ann, _) = public_game(&api).await;
     let report = |count: &str, token: Option<&str>| {
-        let mut request = api.http.get(api.url()).query(&[("roomId", room.as_str()), ("watching", count)]);
+        let mut request = api.http.get(api.url()).query(&[("roomId", room.as_str()), ("pages", count)]);
         if let Some(token) = token {
             request = request.header("x-tabula-token", token);
         }
@@ -134,7 +137,8 @@ pub async fn a_seated_players_page_reports_the_watchers_where_realtime_counts_th
     };
     assert_eq!(api.poll(&room, &ann).await.body["watching"], Value::Null, "nobody has counted yet");
     let before = api.poll(&room, &ann).await;
-    let counted = report("3", Some(&ann)).await;
+    // Five pages open, both players' among them.
+    let counted = report("5", Some(&ann)).await;
     assert_eq!(counted.body["watching"], 3, "{}", counted.raw);
     assert_ne!(counted.headers["etag"], before.headers["etag"], "the count is part of the ETag");
     assert_eq!(api.get(&room).await.body["watching"], 3, "kept for everyone's polls");
@@ -143,8 +147,8 @@ pub async fn a_seated_players_page_reports_the_watchers_where_realtime_counts_th
     assert_eq!(listed.expect("the public game is listed")["watching"], 3);
 
     assert_eq!(report("40", None).await.body["watching"], 3, "a spectator's page reports nothing");
-    assert_eq!(report("1", Some(&ann)).await.body["watching"], 1, "a new count replaces the last");
-    assert_eq!(report("99999999", Some(&ann)).await.body["watching"], 10_000, "counts are capped");
+    assert_eq!(report("3", Some(&ann)).await.body["watching"], 1, "a new count replaces the last");
+    assert_eq!(report("99999999", Some(&ann)).await.body["watching"], 9_998, "counts are capped at 10,000 pages");
     let bad = report("lots", Some(&ann)).await;
     assert_eq!((bad.status.as_u16(), bad.code()), (400, "bad_request"), "{}", bad.raw);
 
@@ -153,11 +157,7 @@ pub async fn a_seated_players_page_reports_the_watchers_where_realtime_counts_th
     let room = room_id();
     let token = local.post(json!({"roomId": room, "seat": 1})).await.body["token"].as_str().unwrap().to_owned();
     let ignored = local.send(
-        local
-            .http
-            .get(local.url())
-            .query(&[("roomId", room.as_str()), ("watching", "7")])
-            .header("x-tabula-token", token),
+        local.http.get(local.url()).query(&[("roomId", room.as_str()), ("pages", "7")]).header("x-tabula-token", token),
     );
     assert_eq!(ignored.await.body["watching"], 0);
 }

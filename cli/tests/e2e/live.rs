@@ -16,7 +16,7 @@ use crate::{create_room, exclusive, index, random_move, take_seat};
 
 /// Records, in the page, when its move list grows: `window.moveTimes[n]` is the time (ms since
 /// the epoch, the same clock for every page of the machine) at which it first showed `n` moves.
-pub(crate) const WATCH_MOVES: &str = "
+const WATCH_MOVES: &str = "
     window.moveTimes = {};
     const note = () => {
         const n = document.querySelectorAll('ol.moves li').length;
@@ -50,6 +50,21 @@ pub(crate) fn summary(delays: &mut [f64]) -> (f64, f64, f64) {
     (percentile(delays, 0.5), percentile(delays, 0.95), delays[delays.len() - 1])
 }
 
+/// A new POPUCOM room with red and blue seated and a spectator, each in their own browser, each
+/// with its push live and its move list watched (`WATCH_MOVES`).
+pub(crate) async fn live_game(server: &Server, driver: &Driver) -> (String, [Client; 3]) {
+    let room = create_room(server, "popucom", json!({})).await;
+    let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
+    take_seat(&red, server, &room, 1).await;
+    take_seat(&blue, server, &room, 2).await;
+    watcher.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    for page in [&red, &blue, &watcher] {
+        push_is(page, "live", 10).await;
+        js(page, WATCH_MOVES).await;
+    }
+    (room, [red, blue, watcher])
+}
+
 pub(crate) async fn push_is(client: &Client, state: &str, seconds: u64) {
     let script = format!("return document.documentElement.dataset.push === '{state}'");
     wait_until(client, &script, seconds, &format!("the push to be {state}")).await;
@@ -60,16 +75,8 @@ async fn moves_reach_the_other_player_and_a_spectator_by_push_and_by_polling_wit
     let _one = exclusive();
     let mut server = Server::start(site_dist());
     let driver = Driver::start();
-    let room = create_room(&server, "popucom", json!({})).await;
-    let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
-    take_seat(&red, &server, &room, 1).await;
-    take_seat(&blue, &server, &room, 2).await;
-    watcher.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    let (_room, [red, blue, watcher]) = live_game(&server, &driver).await;
     let pages = [&red, &blue, &watcher];
-    for page in pages {
-        push_is(page, "live", 10).await;
-        js(page, WATCH_MOVES).await;
-    }
 
     let mut game = Popucom::default();
     let mut rng = SmallRng::seed_from_u64(5);

@@ -23,8 +23,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::browser::{js, site_dist, wait_until, Driver};
 use crate::common::Server;
-use crate::live::{push_is, seen_after, summary, tap, WATCH_MOVES};
-use crate::{create_room, exclusive, index, random_move, take_seat};
+use crate::live::{live_game, push_is, seen_after, summary, tap};
+use crate::{exclusive, index, random_move};
 
 /// What the stand-in saw.
 #[derive(Clone, Debug, Default)]
@@ -237,16 +237,8 @@ async fn the_site_follows_a_room_on_supabase_realtime_and_polls_when_it_fails() 
 
     // Two players and a spectator, each in their own browser.
     let driver = Driver::start();
-    let room = create_room(&server, "popucom", json!({})).await;
-    let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
-    take_seat(&red, &server, &room, 1).await;
-    take_seat(&blue, &server, &room, 2).await;
-    watcher.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    let (room, [red, blue, watcher]) = live_game(&server, &driver).await;
     let pages = [&red, &blue, &watcher];
-    for page in pages {
-        push_is(page, "live", 10).await;
-        js(page, WATCH_MOVES).await;
-    }
 
     // Join: each page joined its room's public broadcast channel with the public key.
     let seen = realtime.seen();

@@ -382,14 +382,9 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 let before = generation.load(Ordering::Relaxed);
                 let (Some(tag), Some(seat)) = (etag.try_get_value(), held.try_get_untracked()) else { break };
                 let token = seat.map(|s| s.token);
-                // A seated page tells the room how many watch, where only the pages can count them.
-                let watchers = token.as_ref().and(open_pages.try_get_untracked().flatten()).and_then(|pages| {
-                    let seated = room.try_with_untracked(|r| {
-                        r.as_ref().map(|r| r.seats.iter().filter(|s| s.taken && !s.away).count())
-                    });
-                    Some(pages.saturating_sub(seated.flatten()?) as u32)
-                });
-                match api::fetch_room(&id, tag.as_deref(), token.as_deref(), watchers).await {
+                // A seated page tells the room how many pages it has open, where only they count.
+                let pages = token.as_ref().and(open_pages.try_get_untracked().flatten()).map(|n| n as u32);
+                match api::fetch_room(&id, tag.as_deref(), token.as_deref(), pages).await {
                     Ok(Fetched::Unchanged) => {
                         failures = 0;
                         offline.set(false);
