@@ -65,6 +65,11 @@ impl Server {
         self.process = None;
     }
 
+    /// The server process's id.
+    pub fn pid(&self) -> u32 {
+        self.process.as_ref().expect("the server runs").0.id()
+    }
+
     /// The server's resident memory now, in KiB (`VmRSS`).
     pub fn memory_kib(&self) -> u64 {
         let pid = self.process.as_ref().expect("the server runs").0.id();

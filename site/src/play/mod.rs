@@ -8,6 +8,7 @@ mod computer;
 mod history;
 mod input;
 mod local;
+mod pacing;
 mod parts;
 mod picture;
 mod push;

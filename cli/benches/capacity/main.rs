@@ -1,0 +1,240 @@
+//! Capacity: what a game-hour costs the deployed form, counted, and how many game-hours a month
+//! (and games at once) each plan's quotas allow (docs/CAPACITY.md).
+//!
+//! `tabula serve` runs as the functions do: rooms in PostgreSQL behind PostgREST, every request
+//! through the Redis rate limiter, Supabase Realtime as the push (`GET /api/push` says so). The
+//! database's own trigger (`sql/init.sql`) broadcasts each room version into the test schema's
+//! recording `realtime.send`; a stand-in here reads those and delivers them to the simulated pages,
+//! counting messages as Supabase does (one in, one out to each page joined).
+//! Each game is two players (a move every `CAPACITY_MOVE_SECONDS`, default 10) and a spectator
+//! whose tab is hidden part of the time, in real time: the server's own clocks (presence writes,
+//! abandonment, the push pace) stay true. Many games run at once instead of compressing time.
+//!
+//! `cargo xtask capacity` (or `cargo bench -p tabula-cli --bench capacity`) runs
+//! `CAPACITY_GAMES` (default 60) games at once for `CAPACITY_SECONDS` (default 600);
+//! `CAPACITY_PUSH=off` measures the design without push. Under `cargo test` it runs 3 games for
+//! 25 s as a smoke test, checking that every count it divides by was counted.
+
+#[path = "../../tests/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+mod count;
+#[path = "../../../site/src/play/pacing.rs"]
+#[allow(dead_code, unused_imports)]
+mod pacing;
+mod page;
+mod quotas;
+#[path = "../../../api/tests/integration/services.rs"]
+mod services;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use page::{Behaviour, Channels, World};
+
+fn env_number(name: &str, default: f64) -> f64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The built site when there is one (its room page's files are counted), else a bare index.
+fn site() -> (PathBuf, Vec<String>) {
+    let dist = std::env::var_os("TABULA_SITE_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| services::repo_root().join("site/dist"));
+    let Ok(room) = std::fs::read_to_string(dist.join("room.html")) else {
+        let bare = std::env::temp_dir().join(format!("tabula-capacity-site-{}", std::process::id()));
+        std::fs::create_dir_all(&bare).unwrap();
+        std::fs::write(bare.join("index.html"), "<!doctype html><title>Tabula</title>").unwrap();
+        return (bare, Vec::new());
+    };
+    // The room page, its icon, the POPUCOM room bundle it picks, and the service worker.
+    let mut assets = vec!["/room".to_owned(), "/favicon.svg".to_owned()];
+    for name in room.split(['"', '\'', '`']).filter(|s| s.starts_with("/assets/popucom-room-")) {
+        assets.push(format!("/{}", name.trim_start_matches('/')));
+    }
+    if dist.join("sw.js").is_file() {
+        assets.push("/sw.js".into());
+    }
+    assets.dedup();
+    (dist, assets)
+}
+
+/// The stand-in for Supabase Realtime: the broadcasts the trigger recorded, to the pages joined.
+async fn relay(world: Arc<World>, postgres: &'static services::Postgres) {
+    let mut last = 0i64;
+    while !world.stop.load(Ordering::Relaxed) {
+        let query = format!(
+            "select id, substr(topic, 6), payload->>'version' from realtime.sent \
+             where id > {last} and topic like 'room:cap%' order by id"
+        );
+        let rows = tokio::task::spawn_blocking(move || postgres.sql("postgres", &query)).await.unwrap();
+        for row in rows.unwrap_or_default().lines() {
+            let fields: Vec<&str> = row.split('|').collect();
+            if let [id, room, version] = fields[..] {
+                last = id.parse().unwrap_or(last);
+                world.channels.broadcast(room, version.parse().unwrap_or(0), &world.counts);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn rows_written(postgres: &services::Postgres) -> u64 {
+    let sql = "select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) from pg_stat_user_tables \
+               where schemaname = 'public'";
+    postgres.sql("postgres", sql).unwrap().parse().unwrap()
+}
+
+fn difference(after: &BTreeMap<String, u64>, before: &BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    after.iter().map(|(k, v)| (k.clone(), v - before.get(k).copied().unwrap_or(0))).filter(|(_, v)| *v > 0).collect()
+}
+
+fn main() {
+    let full = std::env::args().any(|arg| arg == "--bench");
+    let games = env_number("CAPACITY_GAMES", if full { 60.0 } else { 3.0 }) as u64;
+    let seconds = env_number("CAPACITY_SECONDS", if full { 600.0 } else { 25.0 });
+    let move_every = env_number("CAPACITY_MOVE_SECONDS", if full { 10.0 } else { 1.0 });
+    let push = std::env::var("CAPACITY_PUSH").map_or(true, |v| v != "off");
+    // PostgREST logs every request at this level (the count of its requests).
+    std::env::set_var("PGRST_LOG_LEVEL", "info");
+
+    let supabase = services::supabase();
+    let redis = services::own_redis();
+    let (site, page_assets) = site();
+    let mut env = vec![
+        ("SUPABASE_REST_URL", supabase.rest_url.clone()),
+        ("SUPABASE_SECRET_KEY", supabase.jwt("service_role")),
+        ("REDIS_URL", redis.url.clone()),
+        // The limiter's every check is counted; the limit itself is high enough never to refuse.
+        ("RATE_LIMIT_PER_MINUTE", "1000000".into()),
+    ];
+    if push {
+        // `/api/push` answers Realtime; the socket is never opened (the stand-in delivers).
+        env.push(("SUPABASE_REALTIME_URL", "http://127.0.0.1:9/realtime/v1".into()));
+        env.push(("SUPABASE_ANON_KEY", "capacity-bench".into()));
+    }
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let server = common::Server::start_with_env(site, &env);
+
+    let behaviour = Behaviour { move_every: Duration::from_secs_f64(move_every), spectator_hidden: 0.5, page_assets };
+    let world = Arc::new(World {
+        http: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
+        base: server.base.clone(),
+        counts: count::Counts::default(),
+        channels: Channels::default(),
+        behaviour: behaviour.clone(),
+        stop: Default::default(),
+    });
+
+    let redis_before = count::redis_commands(&redis.url);
+    let postgrest_before = count::postgrest_requests();
+    let rows_before = rows_written(&supabase.postgres);
+    let cpu_before = count::cpu_seconds(server.pid());
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let started = Instant::now();
+    runtime.block_on(async {
+        let relay = tokio::spawn(relay(world.clone(), &supabase.postgres));
+        // Starts spread over a game's first minute, so the run sees games at every stage.
+        let slots: Vec<_> = (0..games)
+            .map(|slot| {
+                let start = Duration::from_secs_f64(60.0_f64.min(seconds / 4.0) * slot as f64 / games as f64);
+                tokio::spawn(page::play_games(world.clone(), slot, start))
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+        world.stop.store(true, Ordering::Relaxed);
+        for slot in slots {
+            slot.await.unwrap();
+        }
+        relay.await.unwrap();
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    // PostgreSQL's statistics and PostgREST's log reach their files within a second or so.
+    std::thread::sleep(Duration::from_secs(2));
+    let cpu = count::cpu_seconds(server.pid()) - cpu_before;
+    let redis_commands = difference(&count::redis_commands(&redis.url), &redis_before);
+    let postgrest = difference(&count::postgrest_requests(), &postgrest_before);
+    let rows = rows_written(&supabase.postgres) - rows_before;
+    let counts = world.counts.snapshot();
+
+    let game_hours = counts.get("game seconds").copied().unwrap_or(0) as f64 / 3600.0;
+    let sum = |prefix: &str| counts.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, v)| *v).sum::<u64>();
+    let api_requests = sum("GET /api/") + sum("PUT /api/") + sum("POST /api/");
+    let mut per_game_hour = BTreeMap::new();
+    let mut per = |what: &str, n: f64| per_game_hour.insert(what.to_owned(), n / game_hours);
+    per("function invocations", api_requests as f64);
+    per("edge requests", (api_requests + sum("static")) as f64);
+    per("function CPU seconds", cpu);
+    per("bytes sent", sum("bytes sent") as f64);
+    per("redis commands", redis_commands.values().sum::<u64>() as f64);
+    per("realtime messages", sum("realtime: broadcast messages") as f64 + sum("realtime: presence messages") as f64);
+    per("realtime presence messages", sum("realtime: presence messages") as f64);
+    per("realtime joins", sum("realtime: joins") as f64);
+    per("postgrest requests", postgrest.values().sum::<u64>() as f64);
+    per("rows written", rows as f64);
+    let mut per_game = BTreeMap::new();
+    per_game.insert("realtime connections".to_owned(), if push { 3.0 } else { 0.0 });
+    per_game
+        .insert("function concurrency".to_owned(), sum("function milliseconds") as f64 / 1000.0 / 3600.0 / game_hours);
+
+    let cpu_model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_default();
+    println!(
+        "\n## Capacity run: {games} games at once for {elapsed:.0} s, push {}, a move every {move_every} s",
+        if push { "on" } else { "off" }
+    );
+    println!("\n{game_hours:.2} game-hours ({} games finished); CPU: {cpu_model}\n", sum("games finished"));
+    println!("| count | total | per game-hour |\n|---|---:|---:|");
+    let mut rows_out: Vec<(String, u64)> = counts.into_iter().filter(|(k, _)| k != "game seconds").collect();
+    rows_out.extend(redis_commands.iter().map(|(k, v)| (format!("Redis {k}"), *v)));
+    rows_out.extend(postgrest.iter().map(|(k, v)| (format!("PostgREST {k}"), *v)));
+    rows_out.push(("PostgreSQL rows written".into(), rows));
+    for (what, n) in &rows_out {
+        println!("| {what} | {n} | {:.0} |", *n as f64 / game_hours);
+    }
+    println!("| server CPU seconds | {cpu:.1} | {:.2} |", cpu / game_hours);
+    let quotas: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(services::repo_root().join("docs/capacity-quotas.json"))
+            .expect("docs/capacity-quotas.json"),
+    )
+    .expect("the quotas file is JSON");
+    println!("{}", quotas::report(&quotas, &per_game_hour, &per_game));
+
+    if !full {
+        smoke_checks(&per_game_hour, push, Path::new("docs/capacity-quotas.json"));
+    }
+}
+
+/// The smoke run: every measure a quota divides by was counted, so a broken count fails here.
+fn smoke_checks(per_game_hour: &BTreeMap<String, f64>, push: bool, quotas: &Path) {
+    for measure in [
+        "function invocations",
+        "edge requests",
+        "function CPU seconds",
+        "bytes sent",
+        "redis commands",
+        "postgrest requests",
+        "rows written",
+    ] {
+        let value = per_game_hour.get(measure).copied().unwrap_or(0.0);
+        assert!(
+            value > 0.0 && value.is_finite(),
+            "{measure} was not counted ({value}); quotas in {}",
+            quotas.display()
+        );
+    }
+    if push {
+        for measure in ["realtime messages", "realtime joins"] {
+            assert!(per_game_hour.get(measure).is_some_and(|v| *v > 0.0), "{measure} was not counted");
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Simulated games: two players and a spectator per room, each page pacing itself with the site's
+//! own rules (`site/src/play/pacing.rs`), hearing pushes from the Realtime stand-in, hiding its
+//! tab now and then, and counting every request it makes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use tabula_core::GameKind;
+use tokio::sync::watch;
+
+use crate::count::Counts;
+use crate::pacing::{poll_delay_ms, retry_delay_ms, TICK_MS};
+
+/// How the simulated people behave.
+#[derive(Clone, Debug)]
+pub struct Behaviour {
+    /// Time between moves: a player moves this long after seeing it is their move.
+    pub move_every: Duration,
+    /// Share of the time a spectator's tab is hidden (players look at their game).
+    pub spectator_hidden: f64,
+    /// The site's static files a first visit to a room page loads (empty: not counted).
+    pub page_assets: Vec<String>,
+}
+
+/// The Realtime stand-in's channels: every page of a room watches the room's last broadcast
+/// version; the count of joined pages is the channel's presence.
+#[derive(Default)]
+pub struct Channels {
+    rooms: Mutex<HashMap<String, (watch::Sender<i64>, usize)>>,
+}
+
+impl Channels {
+    /// Joins `room`'s channel: its broadcasts, and the presence messages a join costs (the state to
+    /// the joiner, a diff to every page in the channel).
+    pub fn join(&self, room: &str, counts: &Counts) -> watch::Receiver<i64> {
+        let mut rooms = self.rooms.lock().unwrap();
+        let (sender, joined) = rooms.entry(room.to_owned()).or_insert_with(|| (watch::channel(0).0, 0));
+        *joined += 1;
+        counts.add("realtime: presence messages", 1 + *joined as u64);
+        counts.add("realtime: joins", 1);
+        sender.subscribe()
+    }
+
+    pub fn leave(&self, room: &str, counts: &Counts) {
+        let mut rooms = self.rooms.lock().unwrap();
+        if let Some((_, joined)) = rooms.get_mut(room) {
+            *joined = joined.saturating_sub(1);
+            counts.add("realtime: presence messages", *joined as u64);
+            if *joined == 0 {
+                rooms.remove(room);
+            }
+        }
+    }
+
+    pub fn present(&self, room: &str) -> usize {
+        self.rooms.lock().unwrap().get(room).map_or(0, |(_, joined)| *joined)
+    }
+
+    /// A broadcast of the database's trigger: one message in, one out to every page joined.
+    pub fn broadcast(&self, room: &str, version: i64, counts: &Counts) {
+        let rooms = self.rooms.lock().unwrap();
+        let joined = rooms.get(room).map_or(0, |(sender, joined)| {
+            sender.send_if_modified(|v| std::mem::replace(v, version.max(*v)) < version);
+            *joined
+        });
+        counts.add("realtime: broadcast messages", 1 + joined as u64);
+    }
+}
+
+/// What `GET /api/push` told the pages.
+#[derive(Clone, Debug)]
+pub struct PushMode {
+    pub realtime: bool,
+    pub poll_ms: u32,
+}
+
+pub struct World {
+    pub http: reqwest::Client,
+    pub base: String,
+    pub counts: Counts,
+    pub channels: Channels,
+    pub behaviour: Behaviour,
+    pub stop: AtomicBool,
+}
+
+impl World {
+    /// Sends a request, counting it under `kind` and its status, and its answer's bytes.
+    async fn send(
+        &self,
+        kind: &str,
+        request: reqwest::RequestBuilder,
+    ) -> Option<(u16, HashMap<String, String>, Vec<u8>)> {
+        let start = Instant::now();
+        let reply = request.send().await;
+        if kind.contains("/api/") {
+            self.counts.add("function milliseconds", start.elapsed().as_millis() as u64);
+        }
+        let Ok(reply) = reply else {
+            self.counts.add(&format!("{kind} (no answer)"), 1);
+            return None;
+        };
+        let status = reply.status().as_u16();
+        let headers: HashMap<String, String> = reply
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or_default().to_owned()))
+            .collect();
+        let head_bytes: usize = headers.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 17;
+        let body = reply.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
+        self.counts.add(&format!("{kind} {status}"), 1);
+        self.counts.add("bytes sent", (head_bytes + body.len()) as u64);
+        Some((status, headers, body))
+    }
+
+    fn api(&self) -> String {
+        format!("{}/api/game", self.base)
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A room page: what it shows and how it last heard of the room.
+struct Page {
+    room: String,
+    token: Option<String>,
+    /// The player's seat number (1 or 2).
+    seat: Option<u8>,
+    view: Value,
+    etag: String,
+    visible: bool,
+}
+
+impl Page {
+    fn version(&self) -> i64 {
+        self.view["version"].as_i64().unwrap_or(-1)
+    }
+
+    fn over(&self) -> bool {
+        self.view["state"]["to_move"].is_null() && self.view["moves"].as_array().is_some_and(|m| !m.is_empty())
+    }
+
+    /// Whether it is this page's player's move.
+    fn my_turn(&self) -> bool {
+        let Some(seat) = self.seat else { return false };
+        let colour = self.view["seats"].as_array().and_then(|seats| {
+            seats.iter().find(|s| s["seat"].as_u64() == Some(seat as u64)).and_then(|s| s["colour"].as_u64())
+        });
+        colour.is_some() && colour == self.view["state"]["to_move"].as_u64()
+    }
+
+    fn take(&mut self, view: Value, etag: Option<&String>) {
+        if let Some(etag) = etag {
+            self.etag = etag.clone();
+        }
+        self.view = view;
+    }
+}
+
+/// A first visit to a room page: the page and its files; its start script's fetch of the room
+/// (which the page then uses, `api::prefetched`); the push mode.
+async fn load_page(world: &World, room: &str) -> (PushMode, Option<(Value, String)>) {
+    world.counts.add("page loads", 1);
+    for asset in &world.behaviour.page_assets {
+        let url =
+            if asset == "/room" { format!("{}/room/{room}", world.base) } else { format!("{}{asset}", world.base) };
+        world.send("static", world.http.get(url)).await;
+    }
+    let request = world.http.get(world.api()).query(&[("roomId", room)]);
+    let prefetched = match world.send("GET /api/game (page load)", request).await {
+        Some((200, headers, body)) => {
+            serde_json::from_slice(&body).ok().map(|view| (view, headers.get("etag").cloned().unwrap_or_default()))
+        }
+        _ => None,
+    };
+    let push = world.send("GET /api/push", world.http.get(format!("{}/api/push", world.base))).await;
+    let push: Value = push.and_then(|(_, _, body)| serde_json::from_slice(&body).ok()).unwrap_or(Value::Null);
+    let mode = PushMode { realtime: push["mode"] == "supabase", poll_ms: push["pollMs"].as_u64().unwrap_or(0) as u32 };
+    (mode, prefetched)
+}
+
+/// The room loop of `site/src/play/room.rs`: wait a tick (a push ends the wait), poll when due or
+/// when news came, move when it is the player's move and they have thought long enough.
+async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, done: Arc<AtomicBool>) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut pushed = push.realtime.then(|| world.channels.join(&page.room, &world.counts));
+    let pace = pushed.as_ref().map(|_| push.poll_ms);
+    // Joining is news (the page catches up once the channel opens).
+    let (mut waited, mut failures, mut news) = (0u32, 0u32, pushed.is_some());
+    let mut turn_since: Option<Instant> = None;
+    let mut visibility_until = Instant::now();
+    let tick = Duration::from_millis(TICK_MS.into());
+    let started = Instant::now();
+    while !world.stopping() && !done.load(Ordering::Relaxed) {
+        match pushed.as_mut() {
+            Some(channel) => {
+                if let Ok(Ok(())) = tokio::time::timeout(tick, channel.changed()).await {
+                    news |= *channel.borrow_and_update() > page.version();
+                }
+            }
+            None => tokio::time::sleep(tick).await,
+        }
+        waited += TICK_MS;
+        if page.seat.is_none() && Instant::now() >= visibility_until {
+            let was = page.visible;
+            page.visible = !rng.random_bool(world.behaviour.spectator_hidden);
+            news |= page.visible && !was;
+            visibility_until = Instant::now() + Duration::from_secs(rng.random_range(20..60));
+        }
+        let my_turn = page.my_turn();
+        let due = if failures > 0 { retry_delay_ms(failures - 1) } else { poll_delay_ms(page.visible, my_turn, pace) };
+        if news || waited >= due {
+            (waited, news) = (0, false);
+            let mut request = world.http.get(world.api()).query(&[("roomId", &page.room)]);
+            request = request.header("if-none-match", &page.etag);
+            if let Some(token) = &page.token {
+                request = request.header("x-tabula-token", token);
+                if pushed.is_some() {
+                    request = request.query(&[("pages", world.channels.present(&page.room))]);
+                }
+            }
+            let kind = if page.seat.is_some() { "GET /api/game (player)" } else { "GET /api/game (spectator)" };
+            match world.send(kind, request).await {
+                Some((200, headers, body)) => {
+                    failures = 0;
+                    if let Ok(view) = serde_json::from_slice::<Value>(&body) {
+                        page.take(view, headers.get("etag"));
+                    }
+                }
+                Some((304, ..)) => failures = 0,
+                _ => failures += 1,
+            }
+        }
+        if page.over() {
+            break;
+        }
+        // The player moves `move_every` after the page first showed their move.
+        if page.my_turn() {
+            let since = *turn_since.get_or_insert_with(Instant::now);
+            if since.elapsed() >= world.behaviour.move_every {
+                turn_since = None;
+                play(&world, &mut page, &mut rng).await;
+            }
+        } else {
+            turn_since = None;
+        }
+    }
+    if pushed.is_some() {
+        world.channels.leave(&page.room, &world.counts);
+    }
+    // A game lasts as long as its first player's page (the creator's) is open.
+    if page.seat == Some(1) {
+        world.counts.add("game seconds", started.elapsed().as_secs());
+    }
+}
+
+/// A random legal move at the version shown; the answer (or the refusal's room) is what the page shows next.
+async fn play(world: &World, page: &mut Page, rng: &mut SmallRng) {
+    let moves: Vec<Value> = serde_json::from_value(page.view["moves"].clone()).unwrap_or_default();
+    let Ok(game) = GameKind::Popucom.replay(&page.view["config"], &moves) else { return };
+    let legal = game.legal_moves();
+    if legal.is_empty() {
+        return;
+    }
+    let mv = legal[rng.random_range(0..legal.len())].clone();
+    let body = json!({"roomId": page.room, "token": page.token, "version": page.version(), "move": mv});
+    match world.send("PUT /api/game (move)", world.http.put(world.api()).json(&body)).await {
+        Some((200, headers, body)) => {
+            if let Ok(view) = serde_json::from_slice::<Value>(&body) {
+                page.take(view, headers.get("etag"));
+            }
+        }
+        Some((_, _, body)) => {
+            if let Ok(refusal) = serde_json::from_slice::<Value>(&body) {
+                if refusal["room"].is_object() {
+                    page.take(refusal["room"].clone(), None);
+                }
+            }
+        }
+        None => {}
+    }
+}
+
+/// Opens a page on `room` (seating it when `seat` is given) and runs it until the game ends; a
+/// page that cannot open sets `done`, so the others do not wait for it.
+async fn open_page(world: Arc<World>, room: String, seat: Option<u8>, seed: u64, done: Arc<AtomicBool>) {
+    // The first player creates the room from the game's page, then opens the room page.
+    let create = json!({"roomId": room, "game": "popucom", "seat": 1, "name": "One"});
+    let mut seated = None;
+    if seat == Some(1) {
+        seated = world.send("POST /api/game (seat)", world.http.post(world.api()).json(&create)).await;
+    }
+    let (push, prefetched) = load_page(&world, &room).await;
+    let (view, etag) = prefetched.unwrap_or_default();
+    let mut page = Page { room: room.clone(), token: None, seat, view, etag, visible: true };
+    if seat == Some(2) {
+        let join = json!({"roomId": room, "seat": 2, "name": "Two"});
+        seated = world.send("POST /api/game (seat)", world.http.post(world.api()).json(&join)).await;
+    }
+    if seat.is_some() {
+        match seated {
+            Some((200, headers, reply)) => {
+                let reply: Value = serde_json::from_slice(&reply).unwrap_or_default();
+                page.token = reply["token"].as_str().map(str::to_owned);
+                page.take(reply["room"].clone(), headers.get("etag"));
+            }
+            _ => {
+                done.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
+    }
+    run_page(world, page, push, seed, done).await;
+}
+
+/// Games one after another in one slot until told to stop: the first player creates the room, the
+/// second joins a few seconds later, a spectator after that; all leave once the game is over.
+pub async fn play_games(world: Arc<World>, slot: u64, start_after: Duration) {
+    tokio::time::sleep(start_after).await;
+    let mut game = 0u64;
+    while !world.stopping() {
+        let room = format!("cap{slot:03}x{game:04}{:06x}", rand::random::<u32>() & 0xff_ffff);
+        let done = Arc::new(AtomicBool::new(false));
+        let seed = slot * 1_000 + game;
+        let one = tokio::spawn(open_page(world.clone(), room.clone(), Some(1), seed, done.clone()));
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let two = tokio::spawn(open_page(world.clone(), room.clone(), Some(2), seed + 500, done.clone()));
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let watcher = tokio::spawn(open_page(world.clone(), room.clone(), None, seed + 700, done.clone()));
+        let _ = tokio::join!(one, two, watcher);
+        world.counts.add("games finished", u64::from(!world.stopping()));
+        game += 1;
+    }
+}
