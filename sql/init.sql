@@ -45,6 +45,10 @@ alter table public.rooms add column if not exists public boolean not null defaul
 -- (the functions hold no connections to count them): less the seated players, its watchers.
 -- Written with seat<n>_seen_at.
 alter table public.rooms add column if not exists open_pages integer check (open_pages >= 0);
+-- The room as pages see it at this version, {"view": ..., "etag": ...}, written by the API with
+-- each version where pages listen on Supabase Realtime: the broadcast below carries it, so a page
+-- shows a move without fetching the room. Never read by the API.
+alter table public.rooms add column if not exists pushed_view jsonb;
 
 -- The idle-room cleanup scans by last activity.
 create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
@@ -130,17 +134,24 @@ end
 $$;
 
 -- Push (live rooms): every new version of a room is broadcast on Supabase Realtime, on the public
--- topic 'room:<room_id>', event 'room', with only the room id and the version; pages then fetch
--- the room through the API. (Clients cannot read the table, so Postgres Changes cannot reach them;
--- a broadcast from the database can.) A failed broadcast never fails the write: the move stands and
--- pages still poll. Created only where Realtime is (every Supabase project).
+-- topic 'room:<room_id>', event 'room', with the room id and the version, and the room's view and
+-- ETag when the API wrote them for this version (and they fit well within a broadcast's 256 KB);
+-- pages show that view, or fetch the room through the API. (Clients cannot read the table, so
+-- Postgres Changes cannot reach them; a broadcast from the database can.) A failed broadcast never
+-- fails the write: the move stands and pages still poll. Created only where Realtime is (every
+-- Supabase project).
 create or replace function public.tabula_announce_room() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
     if tg_op = 'INSERT' or new.version is distinct from old.version then
         begin
             perform realtime.send(
-                jsonb_build_object('roomId', new.room_id, 'version', new.version),
+                jsonb_build_object('roomId', new.room_id, 'version', new.version) || case
+                    when (new.pushed_view -> 'view' ->> 'version')::bigint = new.version
+                        and octet_length(new.pushed_view::text) <= 200000
+                    then jsonb_build_object('view', new.pushed_view -> 'view', 'etag', new.pushed_view -> 'etag')
+                    else '{}'::jsonb
+                end,
                 'room',
                 'room:' || new.room_id,
                 false

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::push::{Push, RoomChanges};
-use crate::ratelimit::{LocalLimiter, RateLimiter, RedisLimiter};
+use crate::ratelimit::{Limiters, LocalLimiter, RedisLimiter};
 use crate::routes::AppState;
 use crate::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
 
@@ -53,9 +53,10 @@ pub fn store_from_env(deployment: &Deployment) -> Result<Arc<dyn Store>, ConfigE
     }
 }
 
-/// Redis (`REDIS_URL`, or `KV_URL` as Vercel's Upstash integration names it) when set; otherwise,
-/// deployed, nothing can be shared between function instances, so an in-process limiter per instance.
-pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLimiter>>, ConfigError> {
+/// Writes through Redis (`REDIS_URL`, or `KV_URL` as Vercel's Upstash integration names it) when
+/// set, reads through an in-process limiter at the same rate (per function instance: reads are
+/// most requests, and each costs Upstash commands). Without Redis, the in-process limiter for all.
+pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Limiters>, ConfigError> {
     let configured = var("RATE_LIMIT_PER_MINUTE")
         .map(|v| {
             v.parse::<NonZeroU32>()
@@ -67,12 +68,13 @@ pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Arc<dyn RateLi
         (None, Deployment::Serverless) => NonZeroU32::new(DEFAULT_RATE_LIMIT_PER_MINUTE).expect("non-zero"),
         (None, Deployment::Local { .. }) => return Ok(None),
     };
+    let local = Arc::new(LocalLimiter::per_minute(limit, *deployment == Deployment::Serverless));
     if let Some(url) = var("REDIS_URL").or_else(|| var("KV_URL")) {
         let limiter = RedisLimiter::new(&url, limit.get() as u64, Duration::from_secs(60))
             .map_err(|e| ConfigError(format!("REDIS_URL: {e}")))?;
-        return Ok(Some(Arc::new(limiter)));
+        return Ok(Some(Limiters { reads: local, writes: Arc::new(limiter) }));
     }
-    Ok(Some(Arc::new(LocalLimiter::per_minute(limit, *deployment == Deployment::Serverless))))
+    Ok(Some(Limiters::shared(local)))
 }
 
 /// How room changes reach open pages. Supabase Realtime when its public key is given
@@ -106,7 +108,8 @@ fn push_from(deployment: &Deployment, var: impl Fn(&str) -> Option<String>) -> P
 }
 
 pub fn state_from_env(deployment: &Deployment) -> Result<AppState, ConfigError> {
-    let state = AppState::new(store_from_env(deployment)?, limiter_from_env(deployment)?, var("CRON_SECRET"))
+    let state = AppState::new(store_from_env(deployment)?, None, var("CRON_SECRET"))
+        .with_limiters(limiter_from_env(deployment)?)
         .with_push(push_from_env(deployment));
     Ok(match var("TABULA_ABANDON_SECONDS") {
         None => state,

@@ -163,7 +163,7 @@ pub async fn post_quick_play(
         let mut n = (0..).find(|n| !closed.contains(quick_room_id(kind, &config, *n).as_str())).unwrap_or(0);
         for _ in 0..QUICK_ROOMS_TRIED {
             let id = quick_room_id(kind, &config, n);
-            let fresh = Room { public: true, ..Room::new(id.clone(), &game, now) };
+            let fresh = app.stamped(Room { public: true, ..Room::new(id.clone(), &game, now) }, true)?;
             let room = match app.store().create(&fresh).await? {
                 true => fresh,
                 false => match app.store().load(&id).await? {

@@ -184,8 +184,10 @@ impl Store for Notifying {
 }
 
 /// The slowest a page polls while its push works: polls still say a seated player is there, so
-/// a third of the time after which a silent player counts as gone, and at most this.
-const SLOW_POLL_MS: i64 = 10_000;
+/// a third of the time after which a silent player counts as gone, and at most this (every poll
+/// is a function invocation: docs/CAPACITY.md). Realtime's heartbeats go at the same pace, and it
+/// wants one at least every 25 s.
+const SLOW_POLL_MS: i64 = 20_000;
 
 /// `GET /api/push`: how this deployment pushes room changes, and how slowly a page with a working
 /// push still polls (`pollMs`).

@@ -101,6 +101,10 @@ pub struct Room {
     pub public: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// `{"view", "etag"}`: the room as pages see it at this version, written with it where Supabase
+    /// Realtime pushes (`AppState::stamped`): the database's trigger sends it along, so open pages
+    /// need not fetch the room. Never read back.
+    pub pushed_view: Option<Value>,
 }
 
 /// A room with its game rebuilt: what handlers work on.
@@ -134,6 +138,7 @@ impl Room {
             public: false,
             created_at: now,
             updated_at: now,
+            pushed_view: None,
         }
     }
 

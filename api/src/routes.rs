@@ -19,7 +19,7 @@ use crate::body::{JsonBody, CREATE_BODY_LIMIT};
 use crate::cache::RoomCache;
 use crate::error::ApiError;
 use crate::push::{Notifying, Push};
-use crate::ratelimit::{self, RateLimiter};
+use crate::ratelimit::{self, Limiters, RateLimiter};
 use crate::room::{now, Abandonment, LoadedRoom, Room, RoomId, SeatHolder, TakebackPolicy};
 use crate::store::Store;
 use crate::token::{hash_token, new_token};
@@ -40,7 +40,7 @@ const NAME_MAX_CHARS: usize = 24;
 #[derive(Clone)]
 pub struct AppState {
     store: Arc<dyn Store>,
-    limiter: Option<Arc<dyn RateLimiter>>,
+    limiters: Option<Limiters>,
     /// `GET /api/cron` needs `Authorization: Bearer <this>`; without it the endpoint refuses all.
     cron_secret: Option<String>,
     cache: Arc<RoomCache>,
@@ -49,9 +49,15 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// `limiter` counts every request; [`AppState::with_limiters`] separates reads from writes.
     pub fn new(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>, cron_secret: Option<String>) -> AppState {
         let abandon_after = Duration::seconds(DEFAULT_ABANDON_SECONDS);
-        AppState { store, limiter, cron_secret, cache: Arc::default(), abandon_after, push: Push::Off }
+        let limiters = limiter.map(Limiters::shared);
+        AppState { store, limiters, cron_secret, cache: Arc::default(), abandon_after, push: Push::Off }
+    }
+
+    pub fn with_limiters(self, limiters: Option<Limiters>) -> AppState {
+        AppState { limiters, ..self }
     }
 
     /// The same state pushing room changes: locally, its store is wrapped so that every room
@@ -80,6 +86,32 @@ impl AppState {
 
     pub(crate) fn store(&self) -> &dyn Store {
         self.store.as_ref()
+    }
+
+    /// `room` as it is written: where Supabase Realtime pushes, with its view and ETag, which the
+    /// database's trigger broadcasts (docs/CAPACITY.md: pages that need not fetch each move are most
+    /// of what a game costs the platform's quotas).
+    /// `fresh` as for [`AppState::loaded`].
+    pub(crate) fn stamped(&self, mut room: Room, fresh: bool) -> Result<Room, ApiError> {
+        room.pushed_view = match self.push {
+            Push::Supabase { .. } => {
+                let loaded = self.loaded(room.clone(), fresh)?;
+                Some(json!({"view": loaded.view(), "etag": loaded.etag()}))
+            }
+            _ => None,
+        };
+        Ok(room)
+    }
+
+    /// Replays `room` with how many watch it; who is away only on a `fresh` room, not on the
+    /// cache's copy, whose presence times may be old (another instance may have recorded the polls).
+    pub(crate) fn loaded(&self, room: Room, fresh: bool) -> Result<LoadedRoom, ApiError> {
+        if fresh {
+            return self.open(room);
+        }
+        let mut loaded = room.load()?;
+        loaded.watching = self.watching(&loaded.room, Utc::now());
+        Ok(loaded)
     }
 
     /// Replays `room` and marks who is away, as of now, and how many watch it where that is known.
@@ -164,10 +196,10 @@ pub fn function_router(state: AppState) -> Router {
 }
 
 fn limited(routes: Router<AppState>, state: AppState) -> Router {
-    let limiter = state.limiter.clone();
+    let limiters = state.limiters.clone();
     let api = routes.with_state(state);
-    match limiter {
-        Some(limiter) => api.layer(axum::middleware::from_fn_with_state(limiter, ratelimit::middleware)),
+    match limiters {
+        Some(limiters) => api.layer(axum::middleware::from_fn_with_state(limiters, ratelimit::middleware)),
         None => api,
     }
 }
@@ -337,7 +369,8 @@ async fn post_room(
     let room = match store.load(&id).await? {
         Some(room) => room,
         None => {
-            let room = Room { takebacks, public: request.public, ..Room::new(id.clone(), &new_game, now()) };
+            let room = app
+                .stamped(Room { takebacks, public: request.public, ..Room::new(id.clone(), &new_game, now()) }, true)?;
             if store.create(&room).await? {
                 room
             } else {
@@ -376,6 +409,7 @@ pub(crate) async fn claim_seat(
         claimed.seats[seat.index()] = SeatHolder { name: name.clone(), token_hash: Some(hash_token(&token)) };
         claimed.version += 1;
         claimed.updated_at = now();
+        let mut claimed = app.stamped(claimed, true)?;
         if app.store.replace(&claimed, expected).await? {
             app.saw(&mut claimed, seat, None).await;
             let loaded = app.open(claimed)?;
@@ -547,7 +581,7 @@ fn conflict(sent: i64, room: &LoadedRoom) -> ApiError {
 
 /// Judges the request against `room` and writes the result with a compare-and-swap. `None` when
 /// the swap found another version (or no room) in the store. Who is away is judged (and shown)
-/// only on a `fresh` room, not on the cache's copy, whose presence times may be old.
+/// only on a `fresh` room (`AppState::loaded`).
 async fn play(
     app: &AppState,
     room: Room,
@@ -555,7 +589,7 @@ async fn play(
     request: &PlayRequest,
     action: Action,
 ) -> Result<Option<Response>, ApiError> {
-    let current = if fresh { app.open(room)? } else { room.load()? };
+    let current = app.loaded(room, fresh)?;
     // A malformed move is a bad request: judged as soon as the room says which game it is for,
     // before the seat and the version.
     let mv = request.mv.as_ref().map(|mv| current.game.normalize_move(mv)).transpose();
@@ -564,11 +598,11 @@ async fn play(
     if current.room.version != request.version {
         return Err(conflict(request.version, &current));
     }
-    let next = apply(&current, seat, action, mv.as_ref())?;
+    let next = app.stamped(apply(&current, seat, action, mv.as_ref())?, fresh)?;
     if !app.store.replace(&next, request.version).await? {
         return Ok(None);
     }
-    let next = if fresh { app.open(next)? } else { next.load()? };
+    let next = app.loaded(next, fresh)?;
     // A finished game gets no more moves: its room leaves the cache (a rematch reads it once), so
     // the cache holds the games in play, not every game of the day.
     if next.is_over() {

@@ -118,9 +118,11 @@ async fn postgresql_crashed_and_restarted_under_postgrest_loses_no_acknowledged_
     println!("{} moves acknowledged in {rooms} rooms, all kept", acknowledged(&record));
 }
 
-/// The limiter's count as the server reports it: fewer than the limit left means Redis counted.
+/// The limiter's count as the server reports it for a write (reads are limited in the process):
+/// fewer than the limit left means Redis counted.
 async fn limiter_counts(client: &reqwest::Client, base: &str, limit: u64) -> bool {
-    let reply = client.get(format!("{base}/api/game")).query(&[("roomId", "nowhere")]).send().await.unwrap();
+    let check = serde_json::json!({"check": true, "game": "popucom"});
+    let reply = client.post(format!("{base}/api/game")).json(&check).send().await.unwrap();
     let remaining = reply.headers().get("x-ratelimit-remaining").and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     remaining.is_some_and(|remaining| remaining < limit)
 }

@@ -125,7 +125,7 @@ fn network(error: gloo_net::Error) -> ApiError {
 
 /// Read back from text: a room is read from text anyway (`room_turn`'s and the prefetched room's
 /// paths), and a second reader of it from a `Value` weighed about 1 KB of the room bundles.
-fn room_from(value: Value) -> Result<RoomView, ApiError> {
+pub(crate) fn room_from(value: Value) -> Result<RoomView, ApiError> {
     serde_json::from_str(&value.to_string()).map_err(|e| ApiError::Network(format!("unreadable room: {e}")))
 }
 

@@ -1,7 +1,8 @@
 //! The project's dev tasks, so every machine (a developer's, CI's) runs the same steps:
 //! `cargo xtask test` installs what the tests need and runs every test the project has;
 //! `cargo xtask run` builds and serves Tabula on this machine; `cargo xtask soak` is the long run of
-//! the load tests (docs/RELIABILITY.md).
+//! the load tests (docs/RELIABILITY.md); `cargo xtask capacity` counts what a game-hour costs the
+//! deployed form (docs/CAPACITY.md).
 
 mod float_formatting;
 mod services;
@@ -13,7 +14,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
-    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak";
+    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,6 +23,7 @@ fn main() -> Result<()> {
         Some("run") => run_locally(&args[1..]),
         Some("build-site") => site::build_site(),
         Some("soak") => soak(),
+        Some("capacity") => capacity(),
         _ => bail!("{USAGE}"),
     }
 }
@@ -47,6 +49,23 @@ fn soak() -> Result<()> {
     ];
     let args = ["--release", "-p", "tabula-cli", "--test", "load", "soak", "--", "--nocapture", "--test-threads", "1"];
     cargo_test(&args, &envs, &mut Tally::default())
+}
+
+/// The capacity bench (`cli/benches/capacity`), release build: what a game-hour costs each
+/// quota, and game-hours a month per plan (docs/CAPACITY.md). `CAPACITY_GAMES`, `CAPACITY_SECONDS`,
+/// `CAPACITY_MOVE_SECONDS` and `CAPACITY_PUSH=off` change the run. The test suite runs it short.
+fn capacity() -> Result<()> {
+    let services = services::ensure_test_services()?;
+    let status = Command::new("cargo")
+        .args(["bench", "-p", "tabula-cli", "--bench", "capacity"])
+        .env("TABULA_POSTGREST", &services.postgrest)
+        .current_dir(workspace_root())
+        .status()
+        .context("could not start cargo")?;
+    if !status.success() {
+        bail!("the capacity bench failed ({status})");
+    }
+    Ok(())
 }
 
 /// Runs a command from the workspace root, echoing it; fails if it fails.

@@ -134,6 +134,10 @@ pub(crate) struct RoomRow {
     pub seat2_seen_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing)]
     pub open_pages: Option<u32>,
+    /// `Room::pushed_view`: written (NULL when none, so no older view outlives its version), never
+    /// read back.
+    #[serde(default, skip_deserializing)]
+    pub pushed_view: Option<Value>,
 }
 
 impl From<&Room> for RoomRow {
@@ -161,6 +165,7 @@ impl From<&Room> for RoomRow {
             seat1_seen_at: room.seen[0],
             seat2_seen_at: room.seen[1],
             open_pages: room.open_pages,
+            pushed_view: room.pushed_view.clone(),
         }
     }
 }
@@ -197,6 +202,7 @@ impl TryFrom<RoomRow> for Room {
             public: row.public,
             created_at: row.created_at,
             updated_at: row.updated_at,
+            pushed_view: None,
         })
     }
 }

@@ -175,6 +175,8 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             seat1_seen_at: seen_1.map(time).transpose()?,
             seat2_seen_at: seen_2.map(time).transpose()?,
             open_pages: row.get(20).map_err(store_error)?,
+            // Only Supabase Realtime's trigger sends it: not kept here.
+            pushed_view: None,
         })
     })();
     Ok(parsed)

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tabula_api::push::{Push, RoomChanges};
-use tabula_api::ratelimit::RateLimiter;
+use tabula_api::ratelimit::{Limiters, RateLimiter};
 use tabula_api::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
 use tabula_api::{router, AppState};
 
@@ -64,6 +64,12 @@ impl TestApi {
 
     pub async fn start_with(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>) -> TestApi {
         Self::serve(store.clone(), AppState::new(store, limiter, Some(CRON_SECRET.into()))).await
+    }
+
+    /// An API limited as deployed: reads and writes by their own limiters.
+    pub async fn start_limited(store: Arc<dyn Store>, limiters: Limiters) -> TestApi {
+        let state = AppState::new(store.clone(), None, Some(CRON_SECRET.into())).with_limiters(Some(limiters));
+        Self::serve(store, state).await
     }
 
     /// An API that pushes room changes as the local server does (Server-Sent Events).

@@ -201,3 +201,24 @@ async fn the_database_broadcasts_each_room_version_and_a_failed_broadcast_loses_
     assert_eq!(api.get(&down).await.body["version"], 3);
     assert!(broadcasts(&down).is_empty());
 }
+
+/// Where pages listen on Supabase Realtime, each broadcast also carries the room as a page would
+/// fetch it, its view and ETag, at the broadcast's version: pages need not fetch it.
+#[tokio::test]
+async fn where_pages_listen_on_realtime_the_broadcast_carries_the_room() {
+    let api = TestApi::start_realtime(Backend::Postgrest).await;
+    let room = room_id();
+    let [one, _] = api.seated_room(&room).await;
+    assert_eq!(api.play(&room, &one, 2, json!([4, 4])).await.status, 200);
+    let fetched = api.get(&room).await;
+    let sent = broadcasts(&room);
+    assert_eq!(sent.len(), 4, "created, two seats, a move: {sent:?}");
+    for broadcast in &sent {
+        let payload = &broadcast["payload"];
+        assert_eq!(payload["view"]["version"], payload["version"], "{payload}");
+        assert!(payload["etag"].as_str().is_some_and(|etag| etag.contains(&format!("-{}", payload["version"]))));
+    }
+    let last = &sent[3]["payload"];
+    assert_eq!(last["view"], fetched.body, "the broadcast view is the room a page fetches");
+    assert_eq!(last["etag"].as_str(), fetched.headers["etag"].to_str().ok());
+}

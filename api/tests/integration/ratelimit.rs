@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use redis::AsyncCommands;
-use tabula_api::ratelimit::{RateLimiter, RedisLimiter};
+use tabula_api::ratelimit::{Limiters, LocalLimiter, RateLimiter, RedisLimiter};
 
 use crate::client::{Backend, TestApi};
 use crate::services::{free_port, redis_url};
@@ -52,6 +52,39 @@ async fn the_201st_request_in_a_minute_is_refused_through_the_api() {
         .send(api.http.get(api.url()).query(&[("roomId", "nowhere")]).header("x-forwarded-for", "198.51.100.1"))
         .await;
     assert_eq!(other.status, 404);
+}
+
+/// As deployed: a write is counted in Redis, a read only by the instance's own limiter (reads are
+/// most requests, and each Redis command counts against Upstash's quota), which still refuses a
+/// client over the limit.
+#[tokio::test]
+async fn reads_never_reach_redis_and_writes_do() {
+    let prefix = format!("test-{:x}", rand::random::<u64>());
+    let reads = Arc::new(LocalLimiter::per_minute(std::num::NonZeroU32::new(200).unwrap(), true));
+    let api =
+        TestApi::start_limited(Backend::Sqlite.store(), Limiters { reads, writes: Arc::new(limiter(&prefix)) }).await;
+    let mut redis = redis::Client::open(redis_url()).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let read = || api.http.get(api.url()).query(&[("roomId", "nowhere")]).header("x-forwarded-for", "203.0.113.9");
+    for _ in 0..5 {
+        let reply = api.send(read()).await;
+        assert_eq!(reply.status, 404);
+        assert_eq!(reply.headers["x-ratelimit-limit"], "200", "reads are limited too");
+    }
+    let keys: Vec<String> = redis.keys(format!("{prefix}:*")).await.unwrap();
+    assert!(keys.is_empty(), "reads reached Redis: {keys:?}");
+
+    let check = serde_json::json!({"check": true, "game": "popucom"});
+    let write = api.send(api.http.post(api.url()).json(&check).header("x-forwarded-for", "203.0.113.9")).await;
+    assert_eq!(write.status, 200, "{}", write.raw);
+    let keys: Vec<String> = redis.keys(format!("{prefix}:*")).await.unwrap();
+    assert_eq!(keys.len(), 1, "the write was counted in Redis: {keys:?}");
+    assert_eq!(redis.get::<_, i64>(&keys[0]).await.unwrap(), 1);
+
+    let mut statuses = Vec::new();
+    for _ in 0..200 {
+        statuses.push(api.send(read()).await.status.as_u16());
+    }
+    assert_eq!(statuses.last(), Some(&429), "a client over the limit is refused reads: {statuses:?}");
 }
 
 #[tokio::test]

@@ -1,12 +1,11 @@
-//! The counts: the pages' own (requests by kind and status, bytes, Realtime messages), and what the
-//! services say they did: Redis's `INFO commandstats`, PostgREST's request log, PostgreSQL's table
-//! statistics, the server process's CPU time.
+//! The counts: the pages' own (requests by kind and status, bytes, Realtime messages), what the
+//! API asked of PostgREST (through a counting proxy), and what the services say they did: Redis's
+//! `INFO commandstats`, PostgreSQL's table statistics, the server process's CPU time.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 #[derive(Default)]
 pub struct Counts(Mutex<BTreeMap<String, u64>>);
@@ -51,32 +50,46 @@ pub fn redis_commands(url: &str) -> BTreeMap<String, u64> {
         .collect()
 }
 
-/// PostgREST's request logs of this process's PostgREST servers (their scratch folders).
-fn postgrest_logs() -> Vec<PathBuf> {
-    let prefix = format!("tabula-postgrest-{}-", std::process::id());
-    std::fs::read_dir(std::env::temp_dir())
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|entry| entry.file_name().to_string_lossy().starts_with(&prefix))
-        .map(|entry| entry.path().join("postgrest.log"))
-        .collect()
-}
+/// A counting proxy in front of PostgREST: requests by method and table, and the bytes of their
+/// answers (what Supabase counts as egress), as the API's store sends them.
+pub async fn postgrest_proxy(upstream: String, counts: Arc<Counts>) -> String {
+    use axum::body::{Body, Bytes};
+    use axum::http::{Request, Response};
 
-/// Requests PostgREST logged (at `PGRST_LOG_LEVEL=info` it logs each), by method and table.
-pub fn postgrest_requests() -> BTreeMap<String, u64> {
-    let mut counts = BTreeMap::new();
-    for log in postgrest_logs() {
-        for line in std::fs::read_to_string(log).unwrap_or_default().lines() {
-            // `... "PATCH /rooms?room_id=eq.x HTTP/1.1" 200 ...`
-            let Some((_, request)) = line.split_once('"') else { continue };
-            let mut parts = request.split_whitespace();
-            let (Some(method), Some(path)) = (parts.next(), parts.next()) else { continue };
-            let table = path.trim_start_matches('/').split(['?', '/']).next().unwrap_or_default();
-            *counts.entry(format!("{method} /{table}")).or_default() += 1;
+    let http = reqwest::Client::new();
+    let forward = move |request: Request<Body>| {
+        let (http, upstream, counts) = (http.clone(), upstream.clone(), counts.clone());
+        async move {
+            let (parts, body) = request.into_parts();
+            let body: Bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+            let path = parts.uri.path_and_query().map_or("/", |p| p.as_str()).to_owned();
+            let table = path.trim_start_matches('/').split(['?', '/']).next().unwrap_or_default().to_owned();
+            counts.add(&format!("{} /{table}", parts.method), 1);
+            let method = reqwest::Method::from_bytes(parts.method.as_str().as_bytes()).unwrap();
+            let mut outgoing = http.request(method, format!("{upstream}{path}")).body(body.to_vec());
+            for (name, value) in &parts.headers {
+                if name != "host" {
+                    outgoing = outgoing.header(name.as_str(), value.as_bytes());
+                }
+            }
+            let Ok(reply) = outgoing.send().await else {
+                return Response::builder().status(502).body(Body::empty()).unwrap();
+            };
+            let mut answer = Response::builder().status(reply.status().as_u16());
+            for (name, value) in reply.headers() {
+                if !matches!(name.as_str(), "content-length" | "transfer-encoding" | "connection") {
+                    answer = answer.header(name.as_str(), value.as_bytes());
+                }
+            }
+            let bytes = reply.bytes().await.unwrap_or_default();
+            counts.add("answer bytes", bytes.len() as u64);
+            answer.body(Body::from(bytes.to_vec())).unwrap()
         }
-    }
-    counts
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, axum::Router::new().fallback(forward)).await.unwrap() });
+    url
 }
 
 /// CPU time the process has used, user and system, in seconds.

@@ -5,7 +5,8 @@
 //! through the Redis rate limiter, Supabase Realtime as the push (`GET /api/push` says so). The
 //! database's own trigger (`sql/init.sql`) broadcasts each room version into the test schema's
 //! recording `realtime.send`; a stand-in here reads those and delivers them to the simulated pages,
-//! counting messages as Supabase does (one in, one out to each page joined).
+//! counting messages as Supabase does (one in, one out to each page joined). The store reaches
+//! PostgREST through a proxy here that counts its requests and the bytes of their answers.
 //! Each game is two players (a move every `CAPACITY_MOVE_SECONDS`, default 10) and a spectator
 //! whose tab is hidden part of the time, in real time: the server's own clocks (presence writes,
 //! abandonment, the push pace) stay true. Many games run at once instead of compressing time.
@@ -67,16 +68,20 @@ async fn relay(world: Arc<World>, postgres: &'static services::Postgres) {
     let mut last = 0i64;
     while !world.stop.load(Ordering::Relaxed) {
         let query = format!(
-            "select id, substr(topic, 6), payload->>'version' from realtime.sent \
+            "select id, substr(topic, 6), payload::text from realtime.sent \
              where id > {last} and topic like 'room:cap%' order by id"
         );
         let rows = tokio::task::spawn_blocking(move || postgres.sql("postgres", &query)).await.unwrap();
         for row in rows.unwrap_or_default().lines() {
-            let fields: Vec<&str> = row.split('|').collect();
-            if let [id, room, version] = fields[..] {
-                last = id.parse().unwrap_or(last);
-                world.channels.broadcast(room, version.parse().unwrap_or(0), &world.counts);
-            }
+            let mut fields = row.splitn(3, '|');
+            let (Some(id), Some(room), Some(payload)) = (fields.next(), fields.next(), fields.next()) else { continue };
+            last = id.parse().unwrap_or(last);
+            let message: serde_json::Value = serde_json::from_str(payload).unwrap_or_default();
+            let room_view = message["view"]
+                .is_object()
+                .then(|| Arc::new((message["view"].clone(), message["etag"].as_str().unwrap_or_default().to_owned())));
+            let broadcast = page::Broadcast { version: message["version"].as_i64().unwrap_or(0), room: room_view };
+            world.channels.broadcast(room, broadcast, payload.len() as u64, &world.counts);
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -98,14 +103,14 @@ fn main() {
     let seconds = env_number("CAPACITY_SECONDS", if full { 600.0 } else { 25.0 });
     let move_every = env_number("CAPACITY_MOVE_SECONDS", if full { 10.0 } else { 1.0 });
     let push = std::env::var("CAPACITY_PUSH").map_or(true, |v| v != "off");
-    // PostgREST logs every request at this level (the count of its requests).
-    std::env::set_var("PGRST_LOG_LEVEL", "info");
-
     let supabase = services::supabase();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let postgrest_counts = Arc::new(count::Counts::default());
+    let postgrest_url = runtime.block_on(count::postgrest_proxy(supabase.rest_url.clone(), postgrest_counts.clone()));
     let redis = services::own_redis();
     let (site, page_assets) = site();
     let mut env = vec![
-        ("SUPABASE_REST_URL", supabase.rest_url.clone()),
+        ("SUPABASE_REST_URL", postgrest_url),
         ("SUPABASE_SECRET_KEY", supabase.jwt("service_role")),
         ("REDIS_URL", redis.url.clone()),
         // The limiter's every check is counted; the limit itself is high enough never to refuse.
@@ -130,10 +135,8 @@ fn main() {
     });
 
     let redis_before = count::redis_commands(&redis.url);
-    let postgrest_before = count::postgrest_requests();
     let rows_before = rows_written(&supabase.postgres);
     let cpu_before = count::cpu_seconds(server.pid());
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let started = Instant::now();
     runtime.block_on(async {
         let relay = tokio::spawn(relay(world.clone(), &supabase.postgres));
@@ -156,7 +159,8 @@ fn main() {
     std::thread::sleep(Duration::from_secs(2));
     let cpu = count::cpu_seconds(server.pid()) - cpu_before;
     let redis_commands = difference(&count::redis_commands(&redis.url), &redis_before);
-    let postgrest = difference(&count::postgrest_requests(), &postgrest_before);
+    let mut postgrest = postgrest_counts.snapshot();
+    let postgrest_bytes = postgrest.remove("answer bytes").unwrap_or(0);
     let rows = rows_written(&supabase.postgres) - rows_before;
     let counts = world.counts.snapshot();
 
@@ -174,6 +178,7 @@ fn main() {
     per("realtime presence messages", sum("realtime: presence messages") as f64);
     per("realtime joins", sum("realtime: joins") as f64);
     per("postgrest requests", postgrest.values().sum::<u64>() as f64);
+    per("supabase egress bytes", (postgrest_bytes + sum("realtime: bytes out")) as f64);
     per("rows written", rows as f64);
     let mut per_game = BTreeMap::new();
     per_game.insert("realtime connections".to_owned(), if push { 3.0 } else { 0.0 });
@@ -194,9 +199,10 @@ fn main() {
     );
     println!("\n{game_hours:.2} game-hours ({} games finished); CPU: {cpu_model}\n", sum("games finished"));
     println!("| count | total | per game-hour |\n|---|---:|---:|");
-    let mut rows_out: Vec<(String, u64)> = counts.into_iter().filter(|(k, _)| k != "game seconds").collect();
+    let mut rows_out: Vec<(String, u64)> = counts.clone().into_iter().filter(|(k, _)| k != "game seconds").collect();
     rows_out.extend(redis_commands.iter().map(|(k, v)| (format!("Redis {k}"), *v)));
     rows_out.extend(postgrest.iter().map(|(k, v)| (format!("PostgREST {k}"), *v)));
+    rows_out.push(("PostgREST answer bytes".into(), postgrest_bytes));
     rows_out.push(("PostgreSQL rows written".into(), rows));
     for (what, n) in &rows_out {
         println!("| {what} | {n} | {:.0} |", *n as f64 / game_hours);
@@ -211,6 +217,12 @@ fn main() {
 
     if !full {
         smoke_checks(&per_game_hour, push, Path::new("docs/capacity-quotas.json"));
+        // Only writes pass the shared limiter: one script call each (and one refused before Redis
+        // had the script loaded).
+        let scripts =
+            redis_commands.get("evalsha").copied().unwrap_or(0) + redis_commands.get("eval").copied().unwrap_or(0);
+        let writes = sum("PUT /api/") + sum("POST /api/");
+        assert!((writes..=writes + 1).contains(&scripts), "{scripts} limiter scripts ran in Redis for {writes} writes");
     }
 }
 

@@ -27,19 +27,27 @@ pub struct Behaviour {
     pub page_assets: Vec<String>,
 }
 
-/// The Realtime stand-in's channels: every page of a room watches the room's last broadcast
-/// version; the count of joined pages is the channel's presence.
+/// A broadcast: the room's version, and its view and ETag when the trigger sent them.
+#[derive(Clone, Default)]
+pub struct Broadcast {
+    pub version: i64,
+    pub room: Option<Arc<(Value, String)>>,
+}
+
+/// The Realtime stand-in's channels: every page of a room watches the room's last broadcast; the
+/// count of joined pages is the channel's presence.
 #[derive(Default)]
 pub struct Channels {
-    rooms: Mutex<HashMap<String, (watch::Sender<i64>, usize)>>,
+    rooms: Mutex<HashMap<String, (watch::Sender<Broadcast>, usize)>>,
 }
 
 impl Channels {
     /// Joins `room`'s channel: its broadcasts, and the presence messages a join costs (the state to
     /// the joiner, a diff to every page in the channel).
-    pub fn join(&self, room: &str, counts: &Counts) -> watch::Receiver<i64> {
+    pub fn join(&self, room: &str, counts: &Counts) -> watch::Receiver<Broadcast> {
         let mut rooms = self.rooms.lock().unwrap();
-        let (sender, joined) = rooms.entry(room.to_owned()).or_insert_with(|| (watch::channel(0).0, 0));
+        let (sender, joined) =
+            rooms.entry(room.to_owned()).or_insert_with(|| (watch::channel(Broadcast::default()).0, 0));
         *joined += 1;
         counts.add("realtime: presence messages", 1 + *joined as u64);
         counts.add("realtime: joins", 1);
@@ -61,14 +69,22 @@ impl Channels {
         self.rooms.lock().unwrap().get(room).map_or(0, |(_, joined)| *joined)
     }
 
-    /// A broadcast of the database's trigger: one message in, one out to every page joined.
-    pub fn broadcast(&self, room: &str, version: i64, counts: &Counts) {
+    /// A broadcast of the database's trigger (`bytes` long): one message in, one out to every page
+    /// joined.
+    pub fn broadcast(&self, room: &str, broadcast: Broadcast, bytes: u64, counts: &Counts) {
         let rooms = self.rooms.lock().unwrap();
         let joined = rooms.get(room).map_or(0, |(sender, joined)| {
-            sender.send_if_modified(|v| std::mem::replace(v, version.max(*v)) < version);
-            *joined
+            sender.send_if_modified(|last| {
+                let newer = broadcast.version > last.version;
+                if newer {
+                    *last = broadcast;
+                }
+                newer
+            });
+            *joined as u64
         });
-        counts.add("realtime: broadcast messages", 1 + joined as u64);
+        counts.add("realtime: broadcast messages", 1 + joined);
+        counts.add("realtime: bytes out", bytes * joined);
     }
 }
 
@@ -195,18 +211,33 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
     let (mut waited, mut failures, mut news) = (0u32, 0u32, pushed.is_some());
     let mut turn_since: Option<Instant> = None;
     let mut visibility_until = Instant::now();
+    // The site heartbeats its Realtime socket at the pace it polls at while push works.
+    let mut since_heartbeat = 0u32;
     let tick = Duration::from_millis(TICK_MS.into());
     let started = Instant::now();
     while !world.stopping() && !done.load(Ordering::Relaxed) {
         match pushed.as_mut() {
             Some(channel) => {
                 if let Ok(Ok(())) = tokio::time::timeout(tick, channel.changed()).await {
-                    news |= *channel.borrow_and_update() > page.version();
+                    let heard = channel.borrow_and_update().clone();
+                    // As `site/src/play/room.rs`: a pushed room that only adds moves is shown as is.
+                    match heard
+                        .room
+                        .filter(|pushed| heard.version > page.version() && adds_moves(&page.view, &pushed.0))
+                    {
+                        Some(pushed) => page.take(pushed.0.clone(), Some(&pushed.1)),
+                        None => news |= heard.version > page.version(),
+                    }
                 }
             }
             None => tokio::time::sleep(tick).await,
         }
         waited += TICK_MS;
+        since_heartbeat += TICK_MS;
+        if pushed.is_some() && since_heartbeat >= push.poll_ms {
+            since_heartbeat = 0;
+            world.counts.add("realtime: heartbeats", 1);
+        }
         if page.seat.is_none() && Instant::now() >= visibility_until {
             let was = page.visible;
             page.visible = !rng.random_bool(world.behaviour.spectator_hidden);
@@ -258,6 +289,16 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
     if page.seat == Some(1) {
         world.counts.add("game seconds", started.elapsed().as_secs());
     }
+}
+
+/// The site's `adds_moves`: the same game with more moves.
+fn adds_moves(shown: &Value, next: &Value) -> bool {
+    let (Some(shown_moves), Some(next_moves)) = (shown["moves"].as_array(), next["moves"].as_array()) else {
+        return false;
+    };
+    next["gameNumber"] == shown["gameNumber"]
+        && next_moves.len() > shown_moves.len()
+        && next_moves.starts_with(shown_moves)
 }
 
 /// A random legal move at the version shown; the answer (or the refusal's room) is what the page shows next.

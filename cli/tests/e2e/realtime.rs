@@ -88,13 +88,18 @@ impl FakeRealtime {
         self.shared.seen.lock().unwrap().clone()
     }
 
-    /// Sends what the database trigger's `realtime.send` makes Realtime send to a room's channel.
-    fn announce(&self, room: &str, version: i64) {
+    /// Sends what the database trigger's `realtime.send` makes Realtime send to a room's channel:
+    /// the version, and (as deployed, where the API writes it) the room's view and ETag.
+    fn announce(&self, room: &str, version: i64, carried: Option<(Value, String)>) {
         let topic = format!("realtime:room:{room}");
+        let mut message = json!({"roomId": room, "version": version});
+        if let Some((view, etag)) = carried {
+            (message["view"], message["etag"]) = (view, json!(etag));
+        }
         let frame = json!({
             "topic": topic, "event": "broadcast", "ref": null,
             "payload": {"type": "broadcast", "event": "room", "meta": {"id": "00000000-0000-0000-0000-000000000000"},
-                        "payload": {"roomId": room, "version": version}},
+                        "payload": message},
         });
         let _ = self.commands.send(Command::Send { topic, frame: frame.to_string() });
     }
@@ -283,9 +288,13 @@ async fn the_site_follows_a_room_on_supabase_realtime_and_polls_when_it_fails() 
     let mut moves = 0usize;
     let mut pushed = Vec::new();
     // Plays one move in the mover's page; with `announce`, broadcasts the new version as soon as
-    // the server has it. Returns how long each other page took to show the move after that.
+    // the server has it (with `carry`, the room too, as the API answers a token-less poll).
+    // Returns how long each other page took to show the move after that.
     macro_rules! play {
         ($announce:expr, $seconds:expr) => {{
+            play!($announce, false, $seconds)
+        }};
+        ($announce:expr, $carry:expr, $seconds:expr) => {{
             let cell = random_move(&game, &mut rng).expect("the game goes on");
             let before = room_version(&http, &server, &room).await;
             let (mover, others) = if game.status().to_move() == Some(tabula_core::Seat::One) {
@@ -303,7 +312,20 @@ async fn the_site_follows_a_room_on_supabase_realtime_and_polls_when_it_fails() 
             moves += 1;
             let since = now_ms();
             if $announce {
-                realtime.announce(&room, before + 1);
+                let carried = match $carry {
+                    true => {
+                        let reply = http
+                            .get(format!("{}/api/game", server.base))
+                            .query(&[("roomId", &room)])
+                            .send()
+                            .await
+                            .unwrap();
+                        let etag = reply.headers()["etag"].to_str().unwrap().to_owned();
+                        Some((reply.json::<Value>().await.unwrap(), etag))
+                    }
+                    false => None,
+                };
+                realtime.announce(&room, before + 1, carried);
             }
             let mut delays = Vec::new();
             for other in others {
@@ -317,6 +339,26 @@ async fn the_site_follows_a_room_on_supabase_realtime_and_polls_when_it_fails() 
     for _ in 0..6 {
         pushed.extend(play!(true, 5));
     }
+
+    // The broadcast carries the room, as deployed: the pages show each move without fetching the
+    // room, and take its ETag, so their next polls are answered 304 (the spectator's, who never
+    // moves, are read from the browser's own record of its requests).
+    let api_statuses = "return performance.getEntriesByType('resource')\
+        .filter(e => e.name.includes('/api/game')).map(e => e.responseStatus)";
+    js(&watcher, "performance.clearResourceTimings(); return true").await;
+    for _ in 0..4 {
+        pushed.extend(play!(true, true, 5));
+    }
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let statuses = js(&watcher, api_statuses).await;
+    let statuses: Vec<u64> = statuses.as_array().unwrap().iter().filter_map(Value::as_u64).collect();
+    // Without the room in the push, each of the 4 moves is a 200; one may be a poll that happened
+    // to fall between a move and its broadcast.
+    let fetched = statuses.iter().filter(|&&status| status == 200).count();
+    assert!(
+        fetched <= 1 && statuses.contains(&304),
+        "the spectator fetched no room for the 4 moves the push carried, and still polled: {statuses:?}"
+    );
 
     // Server-side close, and no socket for a while: the pages poll at their own pace again.
     realtime.shared.refuse.store(true, Ordering::SeqCst);

@@ -5,10 +5,10 @@
 /// How long to wait before the next poll, in milliseconds: about once a second while the player
 /// waits (or watches) and the tab is visible, rarely while it is hidden. While the push channel
 /// works (`pushed` holds the pace the server asks for), changes arrive by push and polls only
-/// tell the room the player is there.
+/// tell the room the player is there: a hidden tab then polls no faster than a visible one.
 pub fn poll_delay_ms(visible: bool, my_turn: bool, pushed: Option<u32>) -> u32 {
     match (visible, my_turn, pushed) {
-        (false, _, _) => 15_000,
+        (false, _, pushed) => pushed.unwrap_or(0).max(15_000),
         (true, _, Some(pace)) => pace,
         (true, false, None) => 1_000,
         // Only the opponent's resignation, takeback request or the like can change the room now.
@@ -38,6 +38,7 @@ mod tests {
         // With a working push, the server's pace, but a hidden tab stays slower.
         assert_eq!(poll_delay_ms(true, false, Some(10_000)), 10_000);
         assert_eq!(poll_delay_ms(false, false, Some(1_000)), 15_000);
+        assert_eq!(poll_delay_ms(false, true, Some(20_000)), 20_000);
         assert_eq!((retry_delay_ms(0), retry_delay_ms(2), retry_delay_ms(30)), (1_000, 4_000, 15_000));
     }
 }

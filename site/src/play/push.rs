@@ -3,8 +3,10 @@
 //! Deployed: a Supabase Realtime broadcast channel (Phoenix's channel protocol, version 1.0.0: JSON
 //! text frames over a WebSocket), spoken here directly: the page only joins one topic, hears one
 //! event and sends heartbeats, which a client crate would cost the room bundle far more than.
-//! A message only says "room R is at version V"; the page then fetches the room as a poll would,
-//! so a forged or stale message costs at most one GET.
+//! A message says "room R is at version V"; deployed, it also carries the room as the API would
+//! answer a poll (its view and ETag), which the page shows without fetching when it only adds
+//! moves to the game shown. Anything else the page fetches as a poll would. A forged message can
+//! so show made-up moves until the next poll or move corrects them (docs/CAPACITY.md).
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -19,13 +21,13 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Event, EventSource, MessageEvent, WebSocket};
 
-use crate::api::PushMode;
+use crate::api::{PushMode, RoomView};
 
 /// What the channel says.
 #[derive(Debug, PartialEq)]
 pub enum Heard {
-    /// The room is at this version now.
-    Changed(i64),
+    /// The room is at this version now, and is this room with this ETag if the push carried it.
+    Changed(i64, Option<(Box<RoomView>, String)>),
     /// The channel is open (again): what happened while it was not is to be fetched.
     Open,
     /// This many pages have the room open (Realtime's presence: the local server counts its own).
@@ -101,7 +103,7 @@ fn open_events(url: &str, room: &str, heard: impl Fn(Heard) + 'static) -> Option
             if let Some(version) =
                 serde_json::from_str::<Value>(&message_text(&event)).ok().and_then(|m| m["version"].as_i64())
             {
-                heard(Heard::Changed(version));
+                heard(Heard::Changed(version, None));
             }
         }
     });
@@ -177,7 +179,12 @@ fn read_frame(text: &str, topic: &str) -> Frame {
             }
         }
         "broadcast" if payload["event"] == "room" => {
-            payload["payload"]["version"].as_i64().map_or(Frame::Other, |v| Frame::Heard(Heard::Changed(v)))
+            let message = &payload["payload"];
+            let room = crate::api::room_from(message["view"].clone()).ok().map(Box::new).zip(message["etag"].as_str());
+            let room = room.filter(|(view, _)| message["version"].as_i64() == Some(view.version));
+            message["version"].as_i64().map_or(Frame::Other, |v| {
+                Frame::Heard(Heard::Changed(v, room.map(|(view, etag)| (view, etag.to_owned()))))
+            })
         }
         "presence_state" => Frame::Presence(keys(payload)),
         "presence_diff" => Frame::PresenceChange(keys(&payload["joins"]), keys(&payload["leaves"])),
@@ -191,7 +198,7 @@ fn keys(map: &Value) -> u32 {
 }
 
 /// A Realtime channel for `room`. It heartbeats every `every_ms` (the pace at which the page polls
-/// while push works, at most 10 s: Realtime wants one at least every 25 s): a heartbeat still
+/// while push works, at most 20 s: Realtime wants one at least every 25 s): a heartbeat still
 /// unanswered at the next one means a dead connection, which is closed, so the page falls back
 /// to polling within about one poll interval instead of waiting for TCP to notice.
 fn open_realtime(
@@ -323,13 +330,32 @@ mod tests {
     }
 
     #[test]
+    fn a_broadcast_carrying_the_room_is_read_with_it_at_its_version() {
+        let view = |version: i64| {
+            json!({"roomId": "abc", "game": "popucom", "config": {}, "moves": [[4, 4]], "version": version,
+                   "gameNumber": 0, "seats": [], "state": {}, "takeback": null})
+        };
+        let frame = |version: i64, view: Value| {
+            let message = json!({"roomId": "abc", "version": version, "view": view, "etag": "\"1-7\""});
+            let frame = json!({"topic": TOPIC, "event": "broadcast",
+                               "payload": {"type": "broadcast", "event": "room", "payload": message}});
+            read_frame(&frame.to_string(), TOPIC)
+        };
+        let Frame::Heard(Heard::Changed(7, Some((room, etag)))) = frame(7, view(7)) else { panic!("not read") };
+        assert_eq!((room.version, room.moves.len(), etag.as_str()), (7, 1, "\"1-7\""));
+        // A view of another version, or one that is not a room, is not taken: the page fetches.
+        assert_eq!(frame(7, view(6)), Frame::Heard(Heard::Changed(7, None)));
+        assert_eq!(frame(7, json!({"version": 7})), Frame::Heard(Heard::Changed(7, None)));
+    }
+
+    #[test]
     fn realtime_frames_are_read_for_this_room_only() {
         let frame = |v: Value| read_frame(&v.to_string(), TOPIC);
         let broadcast = |topic: &str, event: &str, version: Value| {
             json!({"topic": topic, "event": "broadcast", "ref": null,
                    "payload": {"type": "broadcast", "event": event, "payload": {"roomId": "abc", "version": version}}})
         };
-        assert_eq!(frame(broadcast(TOPIC, "room", json!(12))), Frame::Heard(Heard::Changed(12)));
+        assert_eq!(frame(broadcast(TOPIC, "room", json!(12))), Frame::Heard(Heard::Changed(12, None)));
         assert_eq!(frame(broadcast("realtime:room:other", "room", json!(12))), Frame::Other);
         assert_eq!(frame(broadcast(TOPIC, "chat", json!(12))), Frame::Other);
         assert_eq!(frame(broadcast(TOPIC, "room", json!("12"))), Frame::Other);

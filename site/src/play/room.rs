@@ -43,6 +43,13 @@ fn rebase(seen: &RoomView, current: &RoomView) -> bool {
         && current.takeback == seen.takeback
 }
 
+/// Whether `next` is `shown`'s game with more moves: what a pushed room may change without a fetch.
+fn adds_moves(shown: &RoomView, next: &RoomView) -> bool {
+    next.game_number == shown.game_number
+        && next.moves.len() > shown.moves.len()
+        && next.moves.starts_with(&shown.moves)
+}
+
 /// After an answer was lost and the retry was refused: whether the first attempt had landed.
 fn landed(request: &Request, seen: &RoomView, current: &RoomView, seat: u8) -> bool {
     current.version == seen.version + 1
@@ -274,7 +281,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     // at once, and polls slow down to the server's pace; when the channel fails, polling goes back
     // to its own pace until the browser reopens it. The channel closes with this task.
     {
-        let (alive, generation) = (alive.clone(), generation.clone());
+        let (alive, generation, accept) = (alive.clone(), generation.clone(), accept.clone());
         let id = room_id();
         let visible_signal = visible;
         spawn_local(async move {
@@ -289,9 +296,23 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 };
                 move |heard| {
                     let news = match heard {
-                        Heard::Changed(version) => room
-                            .try_with_untracked(|r| r.as_ref().map_or(-1, |r| r.version))
-                            .is_some_and(|shown| version > shown),
+                        Heard::Changed(version, pushed) => {
+                            let shown = room.try_get_untracked().flatten();
+                            let newer = version > shown.as_ref().map_or(-1, |r| r.version);
+                            // The room came with the push: shown at once when it only adds moves to
+                            // the game shown and no move of ours is in flight (its answer decides).
+                            let idle = pending.try_with_untracked(Option::is_none).unwrap_or(false);
+                            match pushed
+                                .filter(|(view, _)| newer && idle && shown.is_some_and(|r| adds_moves(&r, view)))
+                            {
+                                Some((view, tag)) => {
+                                    accept(*view);
+                                    etag.set_value(Some(tag));
+                                    false
+                                }
+                                None => newer,
+                            }
+                        }
                         Heard::Open => {
                             push_pace.store(poll_ms, Ordering::Relaxed);
                             super::push::show_state("live");
@@ -726,6 +747,18 @@ mod tests {
             "gameNumber": 0, "seats": [], "state": state, "takeback": takeback,
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn a_pushed_room_is_shown_only_when_it_adds_moves_to_the_game_shown() {
+        let shown = view(3, json!([[4, 4]]), None, json!({}));
+        assert!(adds_moves(&shown, &view(4, json!([[4, 4], [0, 0]]), None, json!({}))));
+        assert!(!adds_moves(&shown, &view(4, json!([[4, 5], [0, 0]]), None, json!({}))), "another game's moves");
+        assert!(!adds_moves(&shown, &view(4, json!([[4, 4]]), None, json!({}))), "no move added");
+        assert!(!adds_moves(&shown, &view(4, json!([]), None, json!({}))), "a takeback");
+        let mut rematch = view(5, json!([[4, 4], [0, 0]]), None, json!({}));
+        rematch.game_number = 1;
+        assert!(!adds_moves(&shown, &rematch));
     }
 
     #[test]
