@@ -6,6 +6,9 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use chrono::{DateTime, Utc};
+use tabula_core::Seat;
+
 use crate::room::{Room, RoomId};
 
 /// Bounded by clearing when full: simple, and a cold cache only costs one extra read per room.
@@ -29,6 +32,17 @@ impl RoomCache {
                 rooms.clear();
             }
             rooms.insert(room.id.clone(), room.clone());
+        }
+    }
+
+    /// A poll recorded by this instance: the cached copy's presence follows, so that a move answered
+    /// from the cache shows (and pushes) who watches as a poll would.
+    pub fn saw(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, open_pages: Option<u32>) {
+        if let Ok(mut rooms) = self.rooms.lock() {
+            if let Some(room) = rooms.get_mut(id) {
+                room.seen[seat.index()] = Some(at);
+                room.open_pages = open_pages.or(room.open_pages);
+            }
         }
     }
 

@@ -53,9 +53,10 @@ pub fn store_from_env(deployment: &Deployment) -> Result<Arc<dyn Store>, ConfigE
     }
 }
 
-/// Writes through Redis (`REDIS_URL`, or `KV_URL` as Vercel's Upstash integration names it) when
-/// set, reads through an in-process limiter at the same rate (per function instance: reads are
-/// most requests, and each costs Upstash commands). Without Redis, the in-process limiter for all.
+/// Requests that create rows through Redis (`REDIS_URL`, or `KV_URL` as Vercel's Upstash
+/// integration names it) when set, the rest through an in-process limiter at the same rate (per
+/// function instance: polls and moves are most requests, and each check costs Upstash commands).
+/// Without Redis, the in-process limiter for all.
 pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Limiters>, ConfigError> {
     let configured = var("RATE_LIMIT_PER_MINUTE")
         .map(|v| {
@@ -72,9 +73,9 @@ pub fn limiter_from_env(deployment: &Deployment) -> Result<Option<Limiters>, Con
     if let Some(url) = var("REDIS_URL").or_else(|| var("KV_URL")) {
         let limiter = RedisLimiter::new(&url, limit.get() as u64, Duration::from_secs(60))
             .map_err(|e| ConfigError(format!("REDIS_URL: {e}")))?;
-        return Ok(Some(Limiters { reads: local, writes: Arc::new(limiter) }));
+        return Ok(Some(Limiters { creating: Arc::new(limiter), other: local }));
     }
-    Ok(Some(Limiters::shared(local)))
+    Ok(Some(Limiters::one(local)))
 }
 
 /// How room changes reach open pages. Supabase Realtime when its public key is given

@@ -1,7 +1,8 @@
 //! Push: "room R is now at version V", so an open room fetches at once instead of at its next
-//! poll. Nothing else travels: the page then GETs the room as it does when polling (with its
-//! ETag), so the API stays the only source of truth, nothing secret is pushed, and a forged or
-//! stale message can at most cause a GET.
+//! poll: the page GETs the room as it does when polling (with its ETag), so the API stays the only
+//! source of truth and nothing secret is pushed. Deployed, Realtime's broadcast also carries the
+//! room as a poll would answer it (`AppState::stamped`), which pages show without a GET when it
+//! only adds moves (docs/ARCHITECTURE.md says what a forged one can do).
 //!
 //! The local server pushes with Server-Sent Events (`GET /api/events?roomId=R`), fed by the
 //! store's successful writes in this process. SSE rather than a WebSocket: the push only goes one
@@ -185,9 +186,8 @@ impl Store for Notifying {
 
 /// The slowest a page polls while its push works: polls still say a seated player is there, so
 /// a third of the time after which a silent player counts as gone, and at most this (every poll
-/// is a function invocation: docs/CAPACITY.md). Realtime's heartbeats go at the same pace, and it
-/// wants one at least every 25 s.
-const SLOW_POLL_MS: i64 = 20_000;
+/// is a function invocation: docs/CAPACITY.md). The page's Realtime heartbeats keep their own pace.
+const SLOW_POLL_MS: i64 = 30_000;
 
 /// `GET /api/push`: how this deployment pushes room changes, and how slowly a page with a working
 /// push still polls (`pollMs`).

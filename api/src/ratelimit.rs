@@ -1,8 +1,10 @@
 //! Per-client-IP rate limiting. Deployed: Upstash's sliding window on Redis (one atomic Lua script,
 //! keys that expire, one shared connection, a short timeout, and "allow and log" when Redis fails)
-//! for writes, and an in-process limiter (`governor`) per function instance for reads: open room
-//! pages poll, and every Redis command counts against Upstash's quota (docs/CAPACITY.md).
-//! Locally: the in-process limiter for everything, only when a limit is configured.
+//! for what creates rows (`POST`: rooms, seats, quick play, Triplex solves), and an in-process
+//! limiter (`governor`) per function instance for the rest: polls and moves are most requests, and
+//! each check costs four Redis commands of Upstash's quota (docs/CAPACITY.md); a move is bounded by
+//! its seat's token and the room's version anyway. Locally: the in-process limiter for everything,
+//! only when a limit is configured.
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -68,25 +70,25 @@ fn headers_for(decision: &Decision) -> Vec<(HeaderName, HeaderValue)> {
     ]
 }
 
-/// The limiter for reads (`GET`, `HEAD`) and the one for everything else.
+/// The limiter for requests that create rows (`POST`) and the one for everything else.
 #[derive(Clone)]
 pub struct Limiters {
-    pub reads: Arc<dyn RateLimiter>,
-    pub writes: Arc<dyn RateLimiter>,
+    pub creating: Arc<dyn RateLimiter>,
+    pub other: Arc<dyn RateLimiter>,
 }
 
 impl Limiters {
     /// One limiter counting every request.
-    pub fn shared(limiter: Arc<dyn RateLimiter>) -> Limiters {
-        Limiters { reads: limiter.clone(), writes: limiter }
+    pub fn one(limiter: Arc<dyn RateLimiter>) -> Limiters {
+        Limiters { creating: limiter.clone(), other: limiter }
     }
 }
 
 /// Axum middleware: 429 `rate_limited` when the client is over its limit, else the response with
 /// its `X-RateLimit-*` headers.
 pub async fn middleware(State(limiters): State<Limiters>, request: Request, next: Next) -> Response {
-    let reading = matches!(*request.method(), axum::http::Method::GET | axum::http::Method::HEAD);
-    let limiter = if reading { &limiters.reads } else { &limiters.writes };
+    let creating = request.method() == axum::http::Method::POST;
+    let limiter = if creating { &limiters.creating } else { &limiters.other };
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0);
     let decision = limiter.check(&client_ip(request.headers(), peer, limiter.trusts_forwarded_headers())).await;
     if !decision.allowed {

@@ -49,10 +49,10 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// `limiter` counts every request; [`AppState::with_limiters`] separates reads from writes.
+    /// `limiter` counts every request; [`AppState::with_limiters`] gives creation one of its own.
     pub fn new(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>, cron_secret: Option<String>) -> AppState {
         let abandon_after = Duration::seconds(DEFAULT_ABANDON_SECONDS);
-        let limiters = limiter.map(Limiters::shared);
+        let limiters = limiter.map(Limiters::one);
         AppState { store, limiters, cron_secret, cache: Arc::default(), abandon_after, push: Push::Off }
     }
 
@@ -162,6 +162,7 @@ impl AppState {
                 Ok(()) => {
                     room.seen[seat.index()] = Some(now);
                     room.open_pages = open_pages.or(room.open_pages);
+                    self.cache.saw(&room.id, seat, now, open_pages);
                 }
                 Err(error) => tracing::warn!(%error, room = room.id.as_str(), "presence not recorded"),
             }

@@ -173,7 +173,8 @@ fn broadcasts(room: &str) -> Vec<serde_json::Value> {
 }
 
 /// Through the API on PostgREST: each new version of a room (created, two seats, a move, a
-/// resignation) is broadcast once, with only the room id and version, on the room's public topic;
+/// resignation) is broadcast once, with only the room id and version where pages do not listen on
+/// Realtime (the room itself travels only where they do), on the room's public topic;
 /// a poll (presence) and a refused move broadcast nothing; and when Realtime fails, the moves
 /// still land.
 #[tokio::test]
@@ -203,22 +204,30 @@ async fn the_database_broadcasts_each_room_version_and_a_failed_broadcast_loses_
 }
 
 /// Where pages listen on Supabase Realtime, each broadcast also carries the room as a page would
-/// fetch it, its view and ETag, at the broadcast's version: pages need not fetch it.
+/// fetch it, its view and ETag, at the broadcast's version: pages need not fetch it. The second
+/// move is answered from the API's cache, whose copy follows the polls, so its broadcast shows the
+/// watchers a poll counts.
 #[tokio::test]
 async fn where_pages_listen_on_realtime_the_broadcast_carries_the_room() {
     let api = TestApi::start_realtime(Backend::Postgrest).await;
     let room = room_id();
-    let [one, _] = api.seated_room(&room).await;
+    let [one, two] = api.seated_room(&room).await;
     assert_eq!(api.play(&room, &one, 2, json!([4, 4])).await.status, 200);
+    let request = api.http.get(api.url()).query(&[("roomId", room.as_str()), ("pages", "3")]);
+    let counted = api.send(request.header("x-tabula-token", &two)).await;
+    assert_eq!(counted.body["watching"], 1, "{}", counted.raw);
+    assert_eq!(api.poll(&room, &one).await.status, 200);
+    assert_eq!(api.play(&room, &two, 3, json!([0, 0])).await.status, 200);
     let fetched = api.get(&room).await;
+    assert_eq!(fetched.body["watching"], 1);
     let sent = broadcasts(&room);
-    assert_eq!(sent.len(), 4, "created, two seats, a move: {sent:?}");
+    assert_eq!(sent.len(), 5, "created, two seats, two moves: {sent:?}");
     for broadcast in &sent {
         let payload = &broadcast["payload"];
         assert_eq!(payload["view"]["version"], payload["version"], "{payload}");
         assert!(payload["etag"].as_str().is_some_and(|etag| etag.contains(&format!("-{}", payload["version"]))));
     }
-    let last = &sent[3]["payload"];
+    let last = &sent[4]["payload"];
     assert_eq!(last["view"], fetched.body, "the broadcast view is the room a page fetches");
     assert_eq!(last["etag"].as_str(), fetched.headers["etag"].to_str().ok());
 }

@@ -49,7 +49,7 @@ pub async fn a_room_stream_carries_each_new_version_of_that_room_only(backend: B
     let mode = api.send(api.http.get(format!("{}/api/push", api.base))).await;
     // Polls say a seated player is there: with push they slow down to a third of the abandonment
     // time (120 s by default), at most 10 s.
-    assert_eq!(mode.body, json!({"mode": "sse", "url": "/api/events", "pollMs": 20_000}));
+    assert_eq!(mode.body, json!({"mode": "sse", "url": "/api/events", "pollMs": 30_000}));
 
     let (room, other) = (room_id(), room_id());
     let mut events = Events::open(&api, &room).await;

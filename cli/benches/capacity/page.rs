@@ -211,10 +211,9 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
     let (mut waited, mut failures, mut news) = (0u32, 0u32, pushed.is_some());
     let mut turn_since: Option<Instant> = None;
     let mut visibility_until = Instant::now();
-    // The site heartbeats its Realtime socket at the pace it polls at while push works.
+    // The site heartbeats its Realtime socket at the pace it polls at while push works (at most 25 s).
     let mut since_heartbeat = 0u32;
     let tick = Duration::from_millis(TICK_MS.into());
-    let started = Instant::now();
     while !world.stopping() && !done.load(Ordering::Relaxed) {
         match pushed.as_mut() {
             Some(channel) => {
@@ -234,7 +233,7 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
         }
         waited += TICK_MS;
         since_heartbeat += TICK_MS;
-        if pushed.is_some() && since_heartbeat >= push.poll_ms {
+        if pushed.is_some() && since_heartbeat >= push.poll_ms.min(crate::pacing::HEARTBEAT_MS) {
             since_heartbeat = 0;
             world.counts.add("realtime: heartbeats", 1);
         }
@@ -284,10 +283,6 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
     }
     if pushed.is_some() {
         world.channels.leave(&page.room, &world.counts);
-    }
-    // A game lasts as long as its first player's page (the creator's) is open.
-    if page.seat == Some(1) {
-        world.counts.add("game seconds", started.elapsed().as_secs());
     }
 }
 

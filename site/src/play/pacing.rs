@@ -4,9 +4,12 @@
 
 /// How long to wait before the next poll, in milliseconds: about once a second while the player
 /// waits (or watches) and the tab is visible, rarely while it is hidden. While the push channel
-/// works (`pushed` holds the pace the server asks for), changes arrive by push and polls only
-/// tell the room the player is there: a hidden tab then polls no faster than a visible one.
+/// works (`pushed` holds the pace the server asks for, a third of the time after which a silent
+/// player counts as gone), changes arrive by push and polls only tell the room the player is
+/// there: half as often again while it is the player's own move (the push still brings the
+/// opponent's resignation or takeback request at once), and a hidden tab no faster.
 pub fn poll_delay_ms(visible: bool, my_turn: bool, pushed: Option<u32>) -> u32 {
+    let pushed = pushed.map(|pace| if my_turn { pace / 2 * 3 } else { pace });
     match (visible, my_turn, pushed) {
         (false, _, pushed) => pushed.unwrap_or(0).max(15_000),
         (true, _, Some(pace)) => pace,
@@ -15,6 +18,10 @@ pub fn poll_delay_ms(visible: bool, my_turn: bool, pushed: Option<u32>) -> u32 {
         (true, true, None) => 3_000,
     }
 }
+
+/// The longest a Realtime socket goes without a heartbeat, whatever the poll pace: Realtime's own
+/// clients send one every 25 s.
+pub const HEARTBEAT_MS: u32 = 25_000;
 
 /// How often a push channel the browser gave up on is opened anew.
 pub const REOPEN_PUSH_MS: u32 = 10_000;
@@ -38,7 +45,9 @@ mod tests {
         // With a working push, the server's pace, but a hidden tab stays slower.
         assert_eq!(poll_delay_ms(true, false, Some(10_000)), 10_000);
         assert_eq!(poll_delay_ms(false, false, Some(1_000)), 15_000);
-        assert_eq!(poll_delay_ms(false, true, Some(20_000)), 20_000);
+        assert_eq!(poll_delay_ms(false, false, Some(30_000)), 30_000);
+        // The player to move polls less: half as often again.
+        assert_eq!(poll_delay_ms(true, true, Some(30_000)), 45_000);
         assert_eq!((retry_delay_ms(0), retry_delay_ms(2), retry_delay_ms(30)), (1_000, 4_000, 15_000));
     }
 }

@@ -78,7 +78,9 @@ impl Drop for PushChannel {
 pub fn open(mode: &PushMode, room: &str, heard: impl Fn(Heard) + 'static) -> Option<PushChannel> {
     match mode {
         PushMode::Sse { url, .. } => open_events(url, room, heard),
-        PushMode::Realtime { socket, key, poll_ms } => open_realtime(socket, key, room, *poll_ms, heard),
+        PushMode::Realtime { socket, key, poll_ms } => {
+            open_realtime(socket, key, room, (*poll_ms).min(super::pacing::HEARTBEAT_MS), heard)
+        }
         PushMode::Poll => None,
     }
 }
@@ -198,7 +200,7 @@ fn keys(map: &Value) -> u32 {
 }
 
 /// A Realtime channel for `room`. It heartbeats every `every_ms` (the pace at which the page polls
-/// while push works, at most 20 s: Realtime wants one at least every 25 s): a heartbeat still
+/// while push works, and at most every 25 s, as Realtime's own clients do): a heartbeat still
 /// unanswered at the next one means a dead connection, which is closed, so the page falls back
 /// to polling within about one poll interval instead of waiting for TCP to notice.
 fn open_realtime(
