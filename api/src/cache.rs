@@ -31,7 +31,8 @@ impl RoomCache {
             if rooms.len() >= CAPACITY && !rooms.contains_key(&room.id) {
                 rooms.clear();
             }
-            rooms.insert(room.id.clone(), room.clone());
+            // Its pushed view is written once and never read back: not kept.
+            rooms.insert(room.id.clone(), Room { pushed_view: None, ..room.clone() });
         }
     }
 

@@ -48,7 +48,7 @@ pub async fn a_room_stream_carries_each_new_version_of_that_room_only(backend: B
     let api = TestApi::start_pushing(backend).await;
     let mode = api.send(api.http.get(format!("{}/api/push", api.base))).await;
     // Polls say a seated player is there: with push they slow down to a third of the abandonment
-    // time (120 s by default), at most 10 s.
+    // time (120 s by default), at most 30 s.
     assert_eq!(mode.body, json!({"mode": "sse", "url": "/api/events", "pollMs": 30_000}));
 
     let (room, other) = (room_id(), room_id());

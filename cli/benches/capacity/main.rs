@@ -1,8 +1,8 @@
 //! Capacity: what a game-hour costs the deployed form, counted, and how many game-hours a month
 //! (and games at once) each plan's quotas allow (docs/CAPACITY.md).
 //!
-//! `tabula serve` runs as the functions do: rooms in PostgreSQL behind PostgREST, every request
-//! through the Redis rate limiter, Supabase Realtime as the push (`GET /api/push` says so). The
+//! `tabula serve` runs as the functions do: rooms in PostgreSQL behind PostgREST, the Redis rate
+//! limiter (for requests that create rows), Supabase Realtime as the push (`GET /api/push` says so). The
 //! database's own trigger (`sql/init.sql`) broadcasts each room version into the test schema's
 //! recording `realtime.send`; a stand-in here reads those and delivers them to the simulated pages,
 //! counting messages as Supabase does (one in, one out to each page joined). The store reaches
@@ -12,9 +12,10 @@
 //! abandonment, the push pace) stay true. Many games run at once instead of compressing time.
 //!
 //! `cargo xtask capacity` (or `cargo bench -p tabula-cli --bench capacity`) runs
-//! `CAPACITY_GAMES` (default 60) games at once for `CAPACITY_SECONDS` (default 600);
-//! `CAPACITY_PUSH=off` measures the design without push. Under `cargo test` it runs 3 games for
-//! 25 s as a smoke test, checking that every count it divides by was counted.
+//! `CAPACITY_GAMES` (default 60) games at once, counted for `CAPACITY_SECONDS` (default 600) after
+//! `CAPACITY_WARM_UP_SECONDS` (default 540); `CAPACITY_PUSH=off` measures the design without push.
+//! Under `cargo test` it runs 3 games for 20 s after 3 s as a smoke test, checking that every count
+//! it divides by was counted and that only POSTs reached Redis.
 
 #[path = "../../tests/common/mod.rs"]
 #[allow(dead_code)]

@@ -224,7 +224,11 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
                         .room
                         .filter(|pushed| heard.version > page.version() && adds_moves(&page.view, &pushed.0))
                     {
-                        Some(pushed) => page.take(pushed.0.clone(), Some(&pushed.1)),
+                        Some(pushed) => {
+                            // Without its ETag (anyone may broadcast): the next poll is answered in full.
+                            page.take(pushed.0.clone(), None);
+                            page.etag.clear();
+                        }
                         None => news |= heard.version > page.version(),
                     }
                 }
@@ -286,12 +290,12 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
     }
 }
 
-/// The site's `adds_moves`: the same game with more moves.
+/// The site's `adds_moves`: the same room, game, config and game number, with more moves.
 fn adds_moves(shown: &Value, next: &Value) -> bool {
     let (Some(shown_moves), Some(next_moves)) = (shown["moves"].as_array(), next["moves"].as_array()) else {
         return false;
     };
-    next["gameNumber"] == shown["gameNumber"]
+    ["roomId", "game", "config", "gameNumber"].iter().all(|key| next[key] == shown[key])
         && next_moves.len() > shown_moves.len()
         && next_moves.starts_with(shown_moves)
 }

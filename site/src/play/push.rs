@@ -4,9 +4,10 @@
 //! text frames over a WebSocket), spoken here directly: the page only joins one topic, hears one
 //! event and sends heartbeats, which a client crate would cost the room bundle far more than.
 //! A message says "room R is at version V"; deployed, it also carries the room as the API would
-//! answer a poll (its view and ETag), which the page shows without fetching when it only adds
-//! moves to the game shown. Anything else the page fetches as a poll would. A forged message can
-//! so show made-up moves until the next poll or move corrects them (docs/CAPACITY.md).
+//! answer a poll, which the page shows without fetching when it only adds moves its engine can
+//! replay to the game shown. Anything else the page fetches as a poll would. Anyone may broadcast
+//! on the public channel, so a forged message can show made-up moves until the page's next poll
+//! (the pushed room's ETag is not taken) or its player's next move (docs/ARCHITECTURE.md).
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -26,8 +27,8 @@ use crate::api::{PushMode, RoomView};
 /// What the channel says.
 #[derive(Debug, PartialEq)]
 pub enum Heard {
-    /// The room is at this version now, and is this room with this ETag if the push carried it.
-    Changed(i64, Option<(Box<RoomView>, String)>),
+    /// The room is at this version now, and is this room if the push carried it.
+    Changed(i64, Option<Box<RoomView>>),
     /// The channel is open (again): what happened while it was not is to be fetched.
     Open,
     /// This many pages have the room open (Realtime's presence: the local server counts its own).
@@ -182,11 +183,9 @@ fn read_frame(text: &str, topic: &str) -> Frame {
         }
         "broadcast" if payload["event"] == "room" => {
             let message = &payload["payload"];
-            let room = crate::api::room_from(message["view"].clone()).ok().map(Box::new).zip(message["etag"].as_str());
-            let room = room.filter(|(view, _)| message["version"].as_i64() == Some(view.version));
-            message["version"].as_i64().map_or(Frame::Other, |v| {
-                Frame::Heard(Heard::Changed(v, room.map(|(view, etag)| (view, etag.to_owned()))))
-            })
+            let version = message["version"].as_i64();
+            let room = crate::api::room_from(message["view"].clone()).ok().filter(|view| version == Some(view.version));
+            version.map_or(Frame::Other, |v| Frame::Heard(Heard::Changed(v, room.map(Box::new))))
         }
         "presence_state" => Frame::Presence(keys(payload)),
         "presence_diff" => Frame::PresenceChange(keys(&payload["joins"]), keys(&payload["leaves"])),
@@ -343,8 +342,8 @@ mod tests {
                                "payload": {"type": "broadcast", "event": "room", "payload": message}});
             read_frame(&frame.to_string(), TOPIC)
         };
-        let Frame::Heard(Heard::Changed(7, Some((room, etag)))) = frame(7, view(7)) else { panic!("not read") };
-        assert_eq!((room.version, room.moves.len(), etag.as_str()), (7, 1, "\"1-7\""));
+        let Frame::Heard(Heard::Changed(7, Some(room))) = frame(7, view(7)) else { panic!("not read") };
+        assert_eq!((room.version, room.moves.len()), (7, 1));
         // A view of another version, or one that is not a room, is not taken: the page fetches.
         assert_eq!(frame(7, view(6)), Frame::Heard(Heard::Changed(7, None)));
         assert_eq!(frame(7, json!({"version": 7})), Frame::Heard(Heard::Changed(7, None)));

@@ -43,9 +43,11 @@ fn rebase(seen: &RoomView, current: &RoomView) -> bool {
         && current.takeback == seen.takeback
 }
 
-/// Whether `next` is `shown`'s game with more moves: what a pushed room may change without a fetch.
+/// Whether `next` is `shown`'s game (the same room, game, config and game number) with more moves:
+/// what a pushed room may change without a fetch.
 fn adds_moves(shown: &RoomView, next: &RoomView) -> bool {
-    next.game_number == shown.game_number
+    (&next.room_id, &next.game, &next.config, next.game_number)
+        == (&shown.room_id, &shown.game, &shown.config, shown.game_number)
         && next.moves.len() > shown.moves.len()
         && next.moves.starts_with(&shown.moves)
 }
@@ -120,6 +122,14 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         on_cleanup(move || alive.store(false, Ordering::Relaxed));
     }
 
+    // The room's moves replayed by the engine from what the page shows; `None` when they cannot be.
+    let replay = move |view: &RoomView| -> Option<History<U::G>> {
+        let moves: Vec<<U::G as Game>::Move> =
+            view.moves.iter().map(|m| serde_json::from_value(m.clone())).collect::<Result<_, _>>().ok()?;
+        let mut history = server.get_untracked().map_or_else(|| History::new(view.config.clone()), Ok).ok()?;
+        history.sync(&view.config, &moves).ok()?;
+        Some(history)
+    };
     // Takes the server's room: a room of another game is another bundle's (reload, and the page's
     // loader picks it); moves the engine cannot replay mean this site is out of date.
     let sync = move |view: &RoomView| -> bool {
@@ -140,20 +150,13 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         if room.with_untracked(|r| r.as_ref() == Some(view)) {
             return true;
         }
-        let moves: Result<Vec<<U::G as Game>::Move>, _> =
-            view.moves.iter().map(|m| serde_json::from_value(m.clone())).collect();
-        let synced = moves.map_err(|e| e.to_string()).and_then(|moves| {
-            let mut history = server.get_untracked().map_or_else(|| History::new(view.config.clone()), Ok)?;
-            history.sync(&view.config, &moves)?;
-            Ok(history)
-        });
-        match synced {
-            Ok(history) => {
+        match replay(view) {
+            Some(history) => {
                 server.set(Some(history));
                 room.set(Some(view.clone()));
                 true
             }
-            Err(_) => {
+            None => {
                 broken.set(true);
                 false
             }
@@ -299,15 +302,16 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                         Heard::Changed(version, pushed) => {
                             let shown = room.try_get_untracked().flatten();
                             let newer = version > shown.as_ref().map_or(-1, |r| r.version);
-                            // The room came with the push: shown at once when it only adds moves to
-                            // the game shown and no move of ours is in flight (its answer decides).
+                            // The room came with the push: shown at once when it only adds moves the
+                            // engine can replay to the game shown and no move of ours is in flight
+                            // (its answer decides). Anyone may broadcast on the room's public channel,
+                            // so its ETag is not taken: the next poll brings the room in full.
                             let idle = pending.try_with_untracked(Option::is_none).unwrap_or(false);
-                            match pushed
-                                .filter(|(view, _)| newer && idle && shown.is_some_and(|r| adds_moves(&r, view)))
-                            {
-                                Some((view, tag)) => {
+                            let pushed =
+                                pushed.filter(|view| newer && idle && shown.is_some_and(|r| adds_moves(&r, view)));
+                            match pushed.filter(|view| replay(view).is_some()) {
+                                Some(view) => {
                                     accept(*view);
-                                    etag.set_value(Some(tag));
                                     false
                                 }
                                 None => newer,
@@ -337,15 +341,15 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
             // A channel the browser gave up on (it does after a refusal) is opened anew now and then.
             let (mut channel, mut reopen_in) = (None::<super::push::PushChannel>, 0u32);
             let mut failures = 0u32;
-            let mut waited = 0u32;
+            // Clock time since the last poll: a hidden tab's timers may wake only once a second (or once
+            // a minute), so counting ticks would stretch its polls past the abandonment time.
+            let mut last_poll = js_sys::Date::now();
             let mut news = false;
             let mut seen_wake = wake.try_get_untracked().unwrap_or(0);
             let mut was_visible = browser::page_visible();
             while alive.load(Ordering::Relaxed) {
                 // A push stays news until a poll has fetched it (not while a move is in flight).
                 news |= nudge.sleep(TICK_MS).await;
-                // Counted as a whole tick even when a push ended it early: a push polls anyway.
-                waited += TICK_MS;
                 reopen_in = reopen_in.saturating_sub(TICK_MS);
                 if channel.as_ref().is_some_and(super::push::PushChannel::closed) {
                     channel = None;
@@ -372,10 +376,11 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 let pace = Some(push_pace.load(Ordering::Relaxed)).filter(|&ms| ms > 0);
                 let due =
                     if failures > 0 { retry_delay_ms(failures - 1) } else { poll_delay_ms(visible, my_turn, pace) };
+                let waited = (js_sys::Date::now() - last_poll).max(0.0) as u32;
                 if !woken && waited < due || busy {
                     continue;
                 }
-                (seen_wake, waited, news) = (wake_now, 0, false);
+                (seen_wake, last_poll, news) = (wake_now, js_sys::Date::now(), false);
                 let before = generation.load(Ordering::Relaxed);
                 let (Some(tag), Some(seat)) = (etag.try_get_value(), held.try_get_untracked()) else { break };
                 let token = seat.map(|s| s.token);
@@ -759,6 +764,14 @@ mod tests {
         let mut rematch = view(5, json!([[4, 4], [0, 0]]), None, json!({}));
         rematch.game_number = 1;
         assert!(!adds_moves(&shown, &rematch));
+        // A broadcast naming another room, game or board is not this game, whatever its moves.
+        let changes: [fn(&mut RoomView); 3] =
+            [|v| v.room_id = "other".into(), |v| v.game = "chess".into(), |v| v.config = json!({"size": 7})];
+        for change in changes {
+            let mut forged = view(4, json!([[4, 4], [0, 0]]), None, json!({}));
+            change(&mut forged);
+            assert!(!adds_moves(&shown, &forged));
+        }
     }
 
     #[test]
