@@ -78,9 +78,7 @@ async fn relay(world: Arc<World>, postgres: &'static services::Postgres) {
             let (Some(id), Some(room), Some(payload)) = (fields.next(), fields.next(), fields.next()) else { continue };
             last = id.parse().unwrap_or(last);
             let message: serde_json::Value = serde_json::from_str(payload).unwrap_or_default();
-            let room_view = message["view"]
-                .is_object()
-                .then(|| Arc::new((message["view"].clone(), message["etag"].as_str().unwrap_or_default().to_owned())));
+            let room_view = message["view"].is_object().then(|| Arc::new(message["view"].clone()));
             let broadcast = page::Broadcast { version: message["version"].as_i64().unwrap_or(0), room: room_view };
             world.channels.broadcast(room, broadcast, payload.len() as u64, &world.counts);
         }

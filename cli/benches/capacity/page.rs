@@ -27,11 +27,11 @@ pub struct Behaviour {
     pub page_assets: Vec<String>,
 }
 
-/// A broadcast: the room's version, and its view and ETag when the trigger sent them.
+/// A broadcast: the room's version, and its view when the trigger sent it (pages do not take its ETag).
 #[derive(Clone, Default)]
 pub struct Broadcast {
     pub version: i64,
-    pub room: Option<Arc<(Value, String)>>,
+    pub room: Option<Arc<Value>>,
 }
 
 /// The Realtime stand-in's channels: every page of a room watches the room's last broadcast; the
@@ -220,13 +220,11 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
                 if let Ok(Ok(())) = tokio::time::timeout(tick, channel.changed()).await {
                     let heard = channel.borrow_and_update().clone();
                     // As `site/src/play/room.rs`: a pushed room that only adds moves is shown as is.
-                    match heard
-                        .room
-                        .filter(|pushed| heard.version > page.version() && adds_moves(&page.view, &pushed.0))
+                    match heard.room.filter(|pushed| heard.version > page.version() && adds_moves(&page.view, &pushed))
                     {
                         Some(pushed) => {
                             // Without its ETag (anyone may broadcast): the next poll is answered in full.
-                            page.take(pushed.0.clone(), None);
+                            page.take((*pushed).clone(), None);
                             page.etag.clear();
                         }
                         None => news |= heard.version > page.version(),
