@@ -18,7 +18,6 @@
 //! it divides by was counted and that only POSTs reached Redis.
 
 #[path = "../../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 mod count;
 #[path = "../../../site/src/play/pacing.rs"]

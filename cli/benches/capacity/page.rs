@@ -220,8 +220,7 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
                 if let Ok(Ok(())) = tokio::time::timeout(tick, channel.changed()).await {
                     let heard = channel.borrow_and_update().clone();
                     // As `site/src/play/room.rs`: a pushed room that only adds moves is shown as is.
-                    match heard.room.filter(|pushed| heard.version > page.version() && adds_moves(&page.view, &pushed))
-                    {
+                    match heard.room.filter(|pushed| heard.version > page.version() && adds_moves(&page.view, pushed)) {
                         Some(pushed) => {
                             // Without its ETag (anyone may broadcast): the next poll is answered in full.
                             page.take((*pushed).clone(), None);
