@@ -1,5 +1,5 @@
 //! Vercel function for `/api/card`: share cards, the PNG of a room's board and the page link-preview
-//! crawlers get for `/room/<code>` (see `api/src/card/`).
+//! crawlers get for `/room/<code>` (see `api/_lib/card/`).
 
 #[tokio::main]
 async fn main() -> Result<(), vercel_runtime::Error> {

@@ -1,4 +1,4 @@
-//! Vercel function for `/api/cron`: the daily idle-room cleanup (see `api/src/routes.rs`).
+//! Vercel function for `/api/cron`: the daily idle-room cleanup (see `api/_lib/routes.rs`).
 
 #[tokio::main]
 async fn main() -> Result<(), vercel_runtime::Error> {

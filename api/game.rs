@@ -1,4 +1,4 @@
-//! Vercel function for `/api/game`: rooms, seats and moves (see `api/src/routes.rs`).
+//! Vercel function for `/api/game`: rooms, seats and moves (see `api/_lib/routes.rs`).
 
 #[tokio::main]
 async fn main() -> Result<(), vercel_runtime::Error> {

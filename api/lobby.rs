@@ -1,4 +1,4 @@
-//! Vercel function for `/api/lobby` (see `api/src/routes.rs`): the same router as every function.
+//! Vercel function for `/api/lobby` (see `api/_lib/routes.rs`): the same router as every function.
 
 #[tokio::main]
 async fn main() -> Result<(), vercel_runtime::Error> {

@@ -1,4 +1,4 @@
-//! Vercel function for `/api/triplex/solve` (see `api/src/triplex.rs`): the same router as every function.
+//! Vercel function for `/api/triplex/solve` (see `api/_lib/triplex.rs`): the same router as every function.
 
 #[tokio::main]
 async fn main() -> Result<(), vercel_runtime::Error> {

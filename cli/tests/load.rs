@@ -11,7 +11,7 @@
 
 #[path = "common/mod.rs"]
 mod common;
-#[path = "../../api/tests/integration/services.rs"]
+#[path = "../../api/_tests/integration/services.rs"]
 mod services;
 
 use std::path::PathBuf;

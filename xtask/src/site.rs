@@ -24,7 +24,7 @@ pub fn dist_dir() -> PathBuf {
     workspace_root().join("site/dist")
 }
 
-fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target"))
 }
 
@@ -163,7 +163,10 @@ fn compiled_variants() -> Result<[PathBuf; 2]> {
 
 /// The caller's rustflags (in cargo's encoding: paths may hold spaces) plus the paths rustc writes
 /// into panic locations made relative: the bundle does not carry the builder's home directory, is
-/// the same whoever builds it, and is smaller.
+/// the same whoever builds it, and is smaller. The workspace's own sources are already relative
+/// (cargo passes them so); what is left is the registry and generated files in the target
+/// directory. No flag names the workspace: a copy of it elsewhere (`cargo xtask vercel-build`)
+/// sharing the target directory then finds every bundle built.
 fn remapped_rustflags() -> String {
     let cargo_home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
@@ -173,13 +176,14 @@ fn remapped_rustflags() -> String {
         Ok(encoded) => encoded.split('\x1f').filter(|f| !f.is_empty()).map(str::to_owned).collect(),
         Err(_) => std::env::var("RUSTFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect(),
     };
-    // Each registry's sources (`registry/src/index.crates.io-<hash>`) and the workspace, by short
-    // names: a panic location is a path string in the bundle.
+    // Each registry's sources (`registry/src/index.crates.io-<hash>`) and the target directory, by
+    // short names: a panic location is a path string in the bundle.
     let registries = std::fs::read_dir(cargo_home.join("registry/src")).into_iter().flatten().flatten();
-    for from in registries.map(|entry| entry.path()).chain([workspace_root()]) {
-        let to = if from == workspace_root() { "tabula" } else { "c" };
-        flags.push(format!("--remap-path-prefix={}={to}", from.display()));
+    for from in registries.map(|entry| entry.path()) {
+        flags.push(format!("--remap-path-prefix={}=c", from.display()));
     }
+    let target = std::path::absolute(target_dir()).unwrap_or_else(|_| target_dir());
+    flags.push(format!("--remap-path-prefix={}=t", target.display()));
     flags.join("\x1f")
 }
 
@@ -349,7 +353,7 @@ fn page_html(
         head.push("<meta name=\"robots\" content=\"noindex\">".to_owned());
     } else {
         // What a shared link shows: the site's generic card. A link-preview crawler asking for a
-        // room (the noindex page) gets that room's own card from the API (`api/src/card/`).
+        // room (the noindex page) gets that room's own card from the API (`api/_lib/card/`).
         head.push("<meta property=\"og:site_name\" content=\"Tabula\">".to_owned());
         head.push(format!("<meta property=\"og:title\" content=\"{}\">", escape(&page.title)));
         head.push(format!("<meta property=\"og:description\" content=\"{}\">", escape(&page.description)));

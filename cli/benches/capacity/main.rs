@@ -25,7 +25,7 @@ mod count;
 mod pacing;
 mod page;
 mod quotas;
-#[path = "../../../api/tests/integration/services.rs"]
+#[path = "../../../api/_tests/integration/services.rs"]
 mod services;
 
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! A room's push channel (the server's side and the reasons: `api/src/push.rs`). From the local
+//! A room's push channel (the server's side and the reasons: `api/_lib/push.rs`). From the local
 //! server: Server-Sent Events, read with the browser's `EventSource`, which reconnects by itself.
 //! Deployed: a Supabase Realtime broadcast channel (Phoenix's channel protocol, version 1.0.0: JSON
 //! text frames over a WebSocket), spoken here directly: the page only joins one topic, hears one

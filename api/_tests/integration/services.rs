@@ -235,7 +235,7 @@ impl Cluster {
     /// Supabase's roles and our schema.
     fn set_up_schema(&self) {
         let postgres = self.postgres();
-        postgres.sql_file("postgres", &repo_root().join("api/tests/integration/supabase_roles.sql")).unwrap();
+        postgres.sql_file("postgres", &repo_root().join("api/_tests/integration/supabase_roles.sql")).unwrap();
         postgres.sql_file("postgres", &repo_root().join("sql/init.sql")).unwrap();
     }
 }

@@ -1,0 +1,127 @@
+//! `cargo xtask vercel-build`: builds the repository the way Vercel does (docs/DEPLOY.md), with the
+//! pinned Vercel CLI from the npm registry and no account: a copy of the tracked files, a local
+//! project settings file as a new Vercel project holds, then `vercel build`, which runs
+//! `site/vercel-build.sh` for the site and the official Rust runtime for every `api/*.rs`.
+//! `cli/tests/vercel` checks and runs what it writes (`TABULA_VERCEL_OUTPUT`).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::workspace_root;
+
+/// The project settings `vercel build` reads (`.vercel/project.json`, which `vercel link` writes
+/// for a real project): the ids are placeholders (nothing is uploaded), the settings those the
+/// README tells a user to choose. Build, install and output commands come from `vercel.json`.
+const PROJECT_SETTINGS: &str = r#"{
+  "projectId": "prj_tabula_local_build",
+  "orgId": "team_tabula_local_build",
+  "settings": {
+    "framework": null,
+    "rootDirectory": null,
+    "buildCommand": null,
+    "installCommand": null,
+    "outputDirectory": null,
+    "devCommand": null
+  }
+}
+"#;
+
+/// The copy lives under the target directory, at the same path every run: its build shares the
+/// workspace's compiled crates (cargo's fingerprints are relative to the workspace), so only what
+/// changed is compiled again.
+fn copy_dir(target: &Path) -> PathBuf {
+    target.join("vercel-build/repo")
+}
+
+/// The files a deployment gets: tracked files and new ones git does not ignore (a new file shows
+/// up before it is committed; CI runs on a clean clone, where the two are the same).
+fn deployed_files(root: &Path) -> Result<BTreeSet<PathBuf>> {
+    let out = Command::new("git")
+        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        .current_dir(root)
+        .output()
+        .context("could not run git ls-files")?;
+    if !out.status.success() {
+        bail!("git ls-files failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Ok(out
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .map(|name| PathBuf::from(String::from_utf8_lossy(name).into_owned()))
+        // A tracked file deleted in the work tree is not deployed.
+        .filter(|name| root.join(name).is_file())
+        .collect())
+}
+
+/// Makes `copy` hold exactly `files` of `root`. A file whose bytes are unchanged keeps its time,
+/// so cargo sees it as built already.
+fn sync(root: &Path, copy: &Path, files: &BTreeSet<PathBuf>) -> Result<()> {
+    for name in files {
+        let (from, to) = (root.join(name), copy.join(name));
+        let bytes = std::fs::read(&from).with_context(|| format!("reading {}", from.display()))?;
+        if std::fs::read(&to).ok().as_deref() != Some(&bytes[..]) {
+            std::fs::create_dir_all(to.parent().expect("a file has a folder"))?;
+            std::fs::write(&to, &bytes).with_context(|| format!("writing {}", to.display()))?;
+        }
+        std::fs::set_permissions(&to, std::fs::metadata(&from)?.permissions())?;
+    }
+    remove_others(copy, Path::new(""), files)
+}
+
+fn remove_others(copy: &Path, folder: &Path, files: &BTreeSet<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(copy.join(folder))? {
+        let entry = entry?;
+        let name = folder.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            remove_others(copy, &name, files)?;
+            if std::fs::read_dir(entry.path())?.next().is_none() {
+                std::fs::remove_dir(entry.path())?;
+            }
+        } else if !files.contains(&name) {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// Builds the copy with `vercel` (the CLI's binary); returns its Build Output folder.
+pub fn vercel_build(vercel: &Path) -> Result<PathBuf> {
+    let root = workspace_root();
+    let target = std::path::absolute(crate::site::target_dir())?;
+    let copy = copy_dir(&target);
+    std::fs::create_dir_all(&copy)?;
+    // No `.vercel/` from an earlier run: the settings are written fresh, the output rebuilt.
+    let settings = copy.join(".vercel");
+    if settings.exists() {
+        std::fs::remove_dir_all(&settings)?;
+    }
+    sync(&root, &copy, &deployed_files(&root)?)?;
+    std::fs::create_dir_all(&settings)?;
+    std::fs::write(settings.join("project.json"), PROJECT_SETTINGS)?;
+
+    eprintln!("xtask: vercel build in {}", copy.display());
+    let status = Command::new(vercel)
+        .args(["build", "--yes"])
+        .current_dir(&copy)
+        // As on Vercel's build image: the Rust runtime runs plain `cargo build --release` there
+        // (elsewhere it cross-compiles with cargo-zigbuild), and the site build sees `VERCEL`.
+        .env("VERCEL_BUILD_IMAGE", "1")
+        .env("VERCEL", "1")
+        .env("VERCEL_TELEMETRY_DISABLED", "1")
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .with_context(|| format!("could not start {}", vercel.display()))?;
+    if !status.success() {
+        bail!("vercel build failed ({status})");
+    }
+    let output = settings.join("output");
+    if !output.join("config.json").is_file() {
+        bail!("vercel build wrote no {}", output.join("config.json").display());
+    }
+    eprintln!("xtask: Build Output in {}", output.display());
+    Ok(output)
+}
