@@ -5,7 +5,7 @@
 //! (default 8) concurrent games; under `cargo test` it runs for a moment as a smoke test.
 //! Prints p50/p99 latencies and requests per second as a Markdown table.
 
-#[path = "../tests/integration/services.rs"]
+#[path = "../_tests/integration/services.rs"]
 #[allow(dead_code)]
 mod services;
 

@@ -58,7 +58,12 @@ fn pip_install(folder: &str, package: &str, marker: &str) -> Result<PathBuf> {
 /// Installs an npm package into its own folder of the cache (one folder per package: npm prunes
 /// what a folder's install did not ask for) unless `marker` is already there. The folder's
 /// `package.json` names the package and the versions `overrides` forces on its dependencies.
-fn npm_install(folder: &str, (name, version): (&str, &str), overrides: &[(&str, &str)], marker: &str) -> Result<PathBuf> {
+fn npm_install(
+    folder: &str,
+    (name, version): (&str, &str),
+    overrides: &[(&str, &str)],
+    marker: &str,
+) -> Result<PathBuf> {
     let dir = cache_dir().join(folder);
     let installed = dir.join("node_modules").join(marker);
     let pins = |pairs: &[(&str, &str)]| -> serde_json::Map<String, serde_json::Value> {
@@ -134,7 +139,7 @@ fn apt_install(packages: &[String]) -> Result<()> {
     apt(&install)
 }
 
-fn cache_dir() -> PathBuf {
+pub(crate) fn cache_dir() -> PathBuf {
     std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))

@@ -29,11 +29,13 @@ const PROJECT_SETTINGS: &str = r#"{
 }
 "#;
 
-/// The copy lives under the target directory, at the same path every run: its build shares the
-/// workspace's compiled crates (cargo's fingerprints are relative to the workspace), so only what
-/// changed is compiled again.
-fn copy_dir(target: &Path) -> PathBuf {
-    target.join("vercel-build/repo")
+/// The copy lives at the same path every run, and its build uses the workspace's target
+/// directory: cargo's fingerprints are relative to the workspace, so only what changed is
+/// compiled again. Not inside the workspace (nor its target directory): cargo would read the
+/// workspace's `.cargo/config.toml` as well as the copy's, doubling the rustflags, which rebuilds
+/// everything.
+fn copy_dir() -> PathBuf {
+    crate::services::cache_dir().join("vercel-build/repo")
 }
 
 /// The files a deployment gets: tracked files and new ones git does not ignore (a new file shows
@@ -92,7 +94,7 @@ fn remove_others(copy: &Path, folder: &Path, files: &BTreeSet<PathBuf>) -> Resul
 pub fn vercel_build(vercel: &Path) -> Result<PathBuf> {
     let root = workspace_root();
     let target = std::path::absolute(crate::site::target_dir())?;
-    let copy = copy_dir(&target);
+    let copy = copy_dir();
     std::fs::create_dir_all(&copy)?;
     // No `.vercel/` from an earlier run: the settings are written fresh, the output rebuilt.
     let settings = copy.join(".vercel");
