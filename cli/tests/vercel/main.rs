@@ -106,6 +106,9 @@ fn one_function_per_api_binary_each_an_executable_of_the_rust_runtime() {
         assert!(bytes.starts_with(b"\x7fELF"), "{name}: the handler is not an ELF executable");
         // Vercel refuses a function over 250 MB unzipped.
         assert!(bytes.len() < 250 << 20, "{name}: {} bytes", bytes.len());
+        // Its public path reaches it through the route table.
+        let routed = output.route(&format!("/{name}"), "", &Default::default());
+        assert_eq!(routed.target, Target::Function(name.clone()), "/{name}");
         let glibc = newest_glibc(&bytes);
         println!("{name} (bin {bin}): {:.1} MB, newest glibc symbol {glibc:?}", bytes.len() as f64 / 1e6);
     }
