@@ -3,7 +3,9 @@
 //! "seat"?}}` (the request as `tabula ai` reads it); the answer is `tabula ai`'s (`{"move", "ms",
 //! ...}` or `{"error": {"code", "message"}}`) with the request's `id`. The player of the last
 //! request is kept while game, level and seed stay the same, so its search tree carries over from
-//! move to move.
+//! move to move. `{"id", "bench": {"playouts", "seed"}}` times POPUCOM playouts as the search
+//! plays them (`{"id", "playouts", "rewardSum", "ms"}`), for the WASM speed figure the browser test
+//! takes.
 
 use std::cell::RefCell;
 
@@ -21,6 +23,18 @@ struct Message {
     request: AiRequest,
 }
 
+#[derive(serde::Deserialize)]
+struct BenchMessage {
+    id: u64,
+    bench: Bench,
+}
+
+#[derive(serde::Deserialize)]
+struct Bench {
+    playouts: u32,
+    seed: u64,
+}
+
 thread_local! {
     static PLAYER: RefCell<Option<((GameKind, u8, u64), AnyPlayer)>> = const { RefCell::new(None) };
 }
@@ -29,6 +43,12 @@ thread_local! {
 #[wasm_bindgen]
 pub fn answer(message: &str) -> String {
     let start = js_sys::Date::now();
+    if let Ok(BenchMessage { id, bench }) = serde_json::from_str::<BenchMessage>(message) {
+        let game = tabula_core::popucom::Popucom::default();
+        let sum = tabula_core::ai::playout_reward_sum(&game, bench.playouts, bench.seed);
+        let ms = js_sys::Date::now() - start;
+        return json!({"id": id, "playouts": bench.playouts, "rewardSum": sum, "ms": ms}).to_string();
+    }
     let (id, mut reply) = match serde_json::from_str::<Message>(message) {
         Err(error) => (Value::Null, error_reply("bad_request", &error.to_string())),
         Ok(message) => {

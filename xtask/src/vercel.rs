@@ -39,46 +39,73 @@ fn copy_dir() -> PathBuf {
 }
 
 /// The files a deployment gets: tracked files and new ones git does not ignore (a new file shows
-/// up before it is committed; CI runs on a clean clone, where the two are the same).
+/// up before it is committed; CI runs on a clean clone, where the two are the same), never
+/// `.vercel/` (a linked project's settings and pulled secrets). The new ones are named, since a
+/// deployment from git would not have them.
 fn deployed_files(root: &Path) -> Result<BTreeSet<PathBuf>> {
-    let out = Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
-        .current_dir(root)
-        .output()
-        .context("could not run git ls-files")?;
-    if !out.status.success() {
-        bail!("git ls-files failed: {}", String::from_utf8_lossy(&out.stderr));
+    let list = |args: &[&str]| -> Result<BTreeSet<PathBuf>> {
+        let out = Command::new("git").args(args).current_dir(root).output().context("could not run git ls-files")?;
+        if !out.status.success() {
+            bail!("git ls-files failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        Ok(out
+            .stdout
+            .split(|&b| b == 0)
+            .filter(|name| !name.is_empty())
+            .map(|name| PathBuf::from(String::from_utf8_lossy(name).into_owned()))
+            // A tracked file deleted in the work tree is not deployed.
+            .filter(|name| root.join(name).symlink_metadata().is_ok())
+            .filter(|name| !name.starts_with(".vercel"))
+            .collect())
+    };
+    let untracked = list(&["ls-files", "-z", "--others", "--exclude-standard"])?;
+    if !untracked.is_empty() {
+        eprintln!(
+            "xtask: deploying files git does not track yet (a deployment from git would not have them): {untracked:?}"
+        );
     }
-    Ok(out
-        .stdout
-        .split(|&b| b == 0)
-        .filter(|name| !name.is_empty())
-        .map(|name| PathBuf::from(String::from_utf8_lossy(name).into_owned()))
-        // A tracked file deleted in the work tree is not deployed.
-        .filter(|name| root.join(name).is_file())
-        .collect())
+    let mut files = list(&["ls-files", "-z", "--cached"])?;
+    files.extend(untracked);
+    Ok(files)
 }
 
-/// Makes `copy` hold exactly `files` of `root`. A file whose bytes are unchanged keeps its time,
-/// so cargo sees it as built already.
+/// Makes `copy` hold exactly `files` of `root` (symbolic links as links). A file whose bytes are
+/// unchanged keeps its time, so cargo sees it as built already.
 fn sync(root: &Path, copy: &Path, files: &BTreeSet<PathBuf>) -> Result<()> {
+    remove_others(copy, Path::new(""), files)?;
     for name in files {
         let (from, to) = (root.join(name), copy.join(name));
+        std::fs::create_dir_all(to.parent().expect("a file has a folder"))?;
+        if from.symlink_metadata()?.file_type().is_symlink() {
+            let target = std::fs::read_link(&from)?;
+            if std::fs::read_link(&to).ok() != Some(target.clone()) {
+                let _ = std::fs::remove_file(&to);
+                std::os::unix::fs::symlink(&target, &to).with_context(|| format!("linking {}", to.display()))?;
+            }
+            continue;
+        }
         let bytes = std::fs::read(&from).with_context(|| format!("reading {}", from.display()))?;
+        if to.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            std::fs::remove_file(&to)?;
+        }
         if std::fs::read(&to).ok().as_deref() != Some(&bytes[..]) {
-            std::fs::create_dir_all(to.parent().expect("a file has a folder"))?;
             std::fs::write(&to, &bytes).with_context(|| format!("writing {}", to.display()))?;
         }
         std::fs::set_permissions(&to, std::fs::metadata(&from)?.permissions())?;
     }
-    remove_others(copy, Path::new(""), files)
+    Ok(())
 }
 
+/// Removes from the copy what is not deployed, and folders where a deployed file now is.
 fn remove_others(copy: &Path, folder: &Path, files: &BTreeSet<PathBuf>) -> Result<()> {
     for entry in std::fs::read_dir(copy.join(folder))? {
         let entry = entry?;
         let name = folder.join(entry.file_name());
         if entry.file_type()?.is_dir() {
+            if files.contains(&name) {
+                std::fs::remove_dir_all(entry.path())?;
+                continue;
+            }
             remove_others(copy, &name, files)?;
             if std::fs::read_dir(entry.path())?.next().is_none() {
                 std::fs::remove_dir(entry.path())?;

@@ -165,3 +165,52 @@ async fn the_computer_answers_in_go_edges_and_chess_at_the_top_level_within_its_
     println!("top level, first reply: {report:?}");
     client.close().await.unwrap();
 }
+
+/// POPUCOM playouts as the search plays them, in the worker (WASM in Chromium) and natively in
+/// this test: the same sum of rewards from the same seed (the generator and the rules give the same
+/// games on both targets), and each one's speed, printed for docs/PERFORMANCE.md. The native figure
+/// here is the test build's (the engine optimised, debug assertions on); the release figure comes
+/// from `tabula bench popucom`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn popucom_playouts_in_the_worker_equal_the_native_ones_and_are_timed() {
+    let _one = exclusive();
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/popucom/local", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    // A worker started as the page starts its own: a module importing the `ai` bundle.
+    let bench = |playouts: u32, seed: u64| {
+        format!(
+            "const [js, wasm] = window.tabulaAi;
+             const script = `import init, {{ answer }} from \"${{location.origin}}${{js}}\";
+               const ready = init({{ module_or_path: \"${{location.origin}}${{wasm}}\" }});
+               self.onmessage = async (event) => {{ await ready; self.postMessage(answer(event.data)); }};`;
+             const url = URL.createObjectURL(new Blob([script], {{ type: 'text/javascript' }}));
+             const worker = window.benchWorker || (window.benchWorker = new Worker(url, {{ type: 'module' }}));
+             return new Promise((resolve) => {{
+               worker.onmessage = (event) => resolve(event.data);
+               worker.postMessage(JSON.stringify({{ id: 1, bench: {{ playouts: {playouts}, seed: {seed} }} }}));
+             }});"
+        )
+    };
+    let (playouts, seed) = (100_000, 7);
+    // The first run loads and compiles the bundle; the next three are timed.
+    let mut wasm_rates = Vec::new();
+    for round in 0..4 {
+        let reply: Value =
+            serde_json::from_str(js(&client, &bench(playouts, seed + round)).await.as_str().unwrap()).unwrap();
+        let native = tabula_core::ai::playout_reward_sum(&Popucom::default(), playouts, seed + round);
+        assert_eq!(reply["playouts"], playouts);
+        assert_eq!(reply["rewardSum"].as_f64(), Some(native), "the worker's playouts are the native ones");
+        if round > 0 {
+            wasm_rates.push(f64::from(playouts) / reply["ms"].as_f64().unwrap() * 1000.0);
+        }
+    }
+    let start = Instant::now();
+    tabula_core::ai::playout_reward_sum(&Popucom::default(), playouts * 3, seed);
+    let native_rate = f64::from(playouts * 3) / start.elapsed().as_secs_f64();
+    let rounded: Vec<u64> = wasm_rates.iter().map(|r| r.round() as u64).collect();
+    println!("POPUCOM search playouts per second: WASM in Chromium {rounded:?}; native test build {native_rate:.0}");
+    assert!(wasm_rates.iter().all(|r| *r > 0.0));
+    client.close().await.unwrap();
+}

@@ -17,11 +17,13 @@ pub struct Edge {
     pub output: Output,
     pub functions: BTreeMap<String, Function>,
     client: reqwest::Client,
+    /// What went wrong between the edge and a function (the client got a 502).
+    pub failures: std::sync::Mutex<Vec<String>>,
 }
 
 /// Serves `output` and `functions` on a free loopback port; returns the base URL.
 pub async fn serve(output: Output, functions: BTreeMap<String, Function>) -> (String, Arc<Edge>) {
-    let edge = Arc::new(Edge { output, functions, client: reqwest::Client::new() });
+    let edge = Arc::new(Edge { output, functions, client: reqwest::Client::new(), failures: Default::default() });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let app = axum::Router::new().fallback(handle).with_state(edge.clone());
@@ -30,6 +32,10 @@ pub async fn serve(output: Output, functions: BTreeMap<String, Function>) -> (St
     });
     (base, edge)
 }
+
+/// Headers of one connection, not of the message: a proxy does not pass them on (the body is
+/// sent whole, with its own length).
+pub const HOP_BY_HOP: [&str; 5] = ["host", "connection", "content-length", "transfer-encoding", "keep-alive"];
 
 fn content_type(file: &std::path::Path) -> &'static str {
     match file.extension().and_then(|e| e.to_str()) {
@@ -63,52 +69,81 @@ async fn handle(
         }
         Target::Status(status) => Response::builder().status(*status).body(Body::from("")).unwrap(),
         Target::Function(name) => {
-            let function = edge.functions.get(name).unwrap_or_else(|| panic!("no running function {name}"));
-            let mut url = url::Url::parse(&format!("http://127.0.0.1:{}{}", function.port, routed.path)).unwrap();
+            let mut url = routed.path.clone();
             if !routed.query.is_empty() {
-                url.query_pairs_mut().extend_pairs(&routed.query);
+                url += "?";
+                url += &url::form_urlencoded::Serializer::new(String::new()).extend_pairs(&routed.query).finish();
             }
-            // reqwest 0.11 speaks http 0.2's types: the request is copied over by name and bytes.
-            let mut headers = reqwest::header::HeaderMap::new();
-            for (key, value) in &parts.headers {
-                if key != "host" {
-                    headers.append(
-                        reqwest::header::HeaderName::from_bytes(key.as_str().as_bytes()).unwrap(),
-                        reqwest::header::HeaderValue::from_bytes(value.as_bytes()).unwrap(),
-                    );
+            let body = to_bytes(body, 1 << 20).await.unwrap_or_default();
+            match edge.invoke(name, parts.method.as_str(), &url, &parts.headers, body.to_vec(), peer).await {
+                Ok(response) => response,
+                // The test fails on it (`Edge::failures`); the client sees a gateway error.
+                Err(failure) => {
+                    edge.failures.lock().unwrap().push(failure.clone());
+                    Response::builder().status(502).body(Body::from(failure)).unwrap()
                 }
             }
-            let client_ip = peer.ip().to_string();
-            headers.insert("x-forwarded-for", client_ip.parse().unwrap());
-            headers.insert("x-real-ip", client_ip.parse().unwrap());
-            let ids = function.invocation();
-            headers.insert("x-vercel-internal-invocation-id", ids.0.parse().unwrap());
-            headers.insert("x-vercel-internal-request-id", ids.1.to_string().parse().unwrap());
-            let body = to_bytes(body, 1 << 20).await.unwrap();
-            let answer = edge
-                .client
-                .request(reqwest::Method::from_bytes(parts.method.as_str().as_bytes()).unwrap(), url)
-                .headers(headers)
-                .body(body)
-                .send()
-                .await
-                .unwrap_or_else(|e| panic!("function {name} did not answer: {e}"));
-            let mut response = Response::builder().status(answer.status().as_u16());
-            for (key, value) in answer.headers() {
-                response = response.header(key.as_str(), value.as_bytes());
-            }
-            let bytes = answer.bytes().await.unwrap();
-            // The platform counts the invocation done on its `end` message.
-            let edge_ref = edge.clone();
-            let name = name.clone();
-            tokio::task::spawn_blocking(move || edge_ref.functions[&name].ended(&ids)).await.unwrap();
-            response.body(Body::from(bytes)).unwrap()
         }
     };
+    // Route headers, where the answer has none of its own: a function's headers win on Vercel.
     for (name, value) in &routed.headers {
-        response
-            .headers_mut()
-            .insert(axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(), value.parse().unwrap());
+        let name = axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap();
+        if !response.headers().contains_key(&name) {
+            response.headers_mut().insert(name, value.parse().unwrap());
+        }
     }
     response
+}
+
+impl Edge {
+    /// One request to a running function, as the platform sends it (the client's address, the
+    /// invocation ids), waiting for the function's `end` message after its answer.
+    pub async fn invoke(
+        self: &Arc<Edge>,
+        name: &str,
+        method: &str,
+        path_and_query: &str,
+        headers: &axum::http::HeaderMap,
+        body: Vec<u8>,
+        client: SocketAddr,
+    ) -> Result<Response, String> {
+        let function = self.functions.get(name).ok_or_else(|| format!("no running function {name}"))?;
+        // reqwest 0.11 speaks http 0.2's types: the request is copied over by name and bytes.
+        let mut forwarded = reqwest::header::HeaderMap::new();
+        for (key, value) in headers {
+            if !HOP_BY_HOP.contains(&key.as_str()) {
+                forwarded.append(
+                    reqwest::header::HeaderName::from_bytes(key.as_str().as_bytes()).unwrap(),
+                    reqwest::header::HeaderValue::from_bytes(value.as_bytes()).unwrap(),
+                );
+            }
+        }
+        let client_ip = client.ip().to_string();
+        forwarded.insert("x-forwarded-for", client_ip.parse().unwrap());
+        forwarded.insert("x-real-ip", client_ip.parse().unwrap());
+        let ids = function.invocation();
+        forwarded.insert("x-vercel-internal-invocation-id", ids.0.parse().unwrap());
+        forwarded.insert("x-vercel-internal-request-id", ids.1.to_string().parse().unwrap());
+        let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
+        let answer = self
+            .client
+            .request(method, format!("http://127.0.0.1:{}{path_and_query}", function.port))
+            .headers(forwarded)
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| format!("function {name} did not answer {path_and_query}: {e}"))?;
+        let mut response = Response::builder().status(answer.status().as_u16());
+        for (key, value) in answer.headers() {
+            if !HOP_BY_HOP.contains(&key.as_str()) {
+                response = response.header(key.as_str(), value.as_bytes());
+            }
+        }
+        let bytes = answer.bytes().await.map_err(|e| format!("function {name}'s answer: {e}"))?;
+        // The platform counts the invocation done on its `end` message.
+        let edge = self.clone();
+        let name = name.to_owned();
+        tokio::task::spawn_blocking(move || edge.functions[&name].ended(&ids)).await.map_err(|e| e.to_string())??;
+        Ok(response.body(Body::from(bytes)).unwrap())
+    }
 }

@@ -167,12 +167,13 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
         );
     }
     // Every page the local build makes is a page of the deployed site.
-    if let Some(local) = std::env::var_os("TABULA_SITE_DIST") {
-        let pages = |files: &BTreeSet<PathBuf>| -> BTreeSet<PathBuf> {
-            files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")).cloned().collect()
-        };
-        assert_eq!(pages(&files), pages(&files_under(Path::new(&local))), "pages deployed against pages built locally");
-    }
+    let local =
+        std::env::var_os("TABULA_SITE_DIST").map_or_else(|| services::repo_root().join("site/dist"), PathBuf::from);
+    assert!(local.join("index.html").is_file(), "no site built at {} (cargo xtask build-site)", local.display());
+    let pages = |files: &BTreeSet<PathBuf>| -> BTreeSet<PathBuf> {
+        files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")).cloned().collect()
+    };
+    assert_eq!(pages(&files), pages(&files_under(&local)), "pages deployed against pages built locally");
 
     let none = http::HeaderMap::new();
     let serves = |path: &str, query: &str, file: &str, status: u16| {
@@ -207,7 +208,13 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
     for location in locations {
         let path = format!("/{}", location.splitn(4, '/').nth(3).unwrap_or(""));
         let routed = output.route(&path, "", &none);
-        assert!(matches!(routed.target, Target::Static { .. }), "sitemap's {location}: {routed:?}");
+        let not_found = Target::Static { file: statics.join("404.html"), content_type: None };
+        assert!(
+            matches!(routed.target, Target::Static { .. })
+                && routed.target != not_found
+                && routed.status.unwrap_or(200) == 200,
+            "sitemap's {location}: {routed:?}"
+        );
     }
     // The app's own addresses: a room, a Triplex level (the page every level starts from), the
     // first version's local game, and the query strings a shared link carries.
@@ -239,19 +246,62 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
     );
 }
 
-/// The functions' environment as a deployment sets it (README's table), on the test's services.
-fn function_env(redis_url: &str, rate_limit: u32, cron_secret: &str) -> BTreeMap<String, String> {
+/// The functions' environment with the README's variables, on the test's services. `store` and
+/// `redis` are (name, value) pairs: `SUPABASE_URL` (behind a stand-in for Supabase's gateway) or
+/// `SUPABASE_REST_URL`, `KV_URL` (as Vercel's Upstash integration names it) or `REDIS_URL`.
+fn function_env(
+    store: (&str, String),
+    redis: (&str, &str),
+    rate_limit: u32,
+    cron_secret: &str,
+) -> BTreeMap<String, String> {
     let supabase = services::supabase();
     BTreeMap::from([
         ("PATH".into(), "/usr/bin:/bin".into()),
         ("VERCEL".into(), "1".into()),
         ("VERCEL_ENV".into(), "production".into()),
-        ("SUPABASE_REST_URL".into(), supabase.rest_url.clone()),
+        (store.0.into(), store.1),
         ("SUPABASE_SECRET_KEY".into(), supabase.jwt("service_role")),
-        ("REDIS_URL".into(), redis_url.to_owned()),
+        (redis.0.into(), redis.1.to_owned()),
         ("RATE_LIMIT_PER_MINUTE".into(), rate_limit.to_string()),
         ("CRON_SECRET".into(), cron_secret.to_owned()),
     ])
+}
+
+/// A stand-in for Supabase's API gateway: `/rest/v1/...` passed to PostgREST's root, as Supabase
+/// does; returns the project URL (`SUPABASE_URL`).
+async fn supabase_gateway(rest_url: String) -> String {
+    async fn pass(
+        axum::extract::State(rest_url): axum::extract::State<String>,
+        axum::extract::Path(rest): axum::extract::Path<String>,
+        request: axum::extract::Request,
+    ) -> axum::response::Response {
+        let (parts, body) = request.into_parts();
+        let query = parts.uri.query().map(|q| format!("?{q}")).unwrap_or_default();
+        let mut request = reqwest::Client::new().request(
+            reqwest::Method::from_bytes(parts.method.as_str().as_bytes()).unwrap(),
+            format!("{rest_url}/{rest}{query}"),
+        );
+        for (key, value) in &parts.headers {
+            if !edge::HOP_BY_HOP.contains(&key.as_str()) {
+                request = request.header(key.as_str(), value.as_bytes());
+            }
+        }
+        let body = axum::body::to_bytes(body, 16 << 20).await.unwrap();
+        let answer = request.body(body.to_vec()).send().await.expect("PostgREST answers");
+        let mut response = axum::response::Response::builder().status(answer.status().as_u16());
+        for (key, value) in answer.headers() {
+            if !edge::HOP_BY_HOP.contains(&key.as_str()) {
+                response = response.header(key.as_str(), value.as_bytes());
+            }
+        }
+        response.body(axum::body::Body::from(answer.bytes().await.unwrap())).unwrap()
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new().route("/rest/v1/{*rest}", axum::routing::any(pass)).with_state(rest_url);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
 }
 
 fn start_functions(
@@ -335,10 +385,13 @@ async fn a_whole_game_through_the_built_functions() {
     let redis = services::own_redis();
     let cron_secret = format!("cron-{:x}", rand::random::<u64>());
     let scratch = scratch();
-    let env = function_env(&redis.url, 1000, &cron_secret);
+    let project = supabase_gateway(services::supabase().rest_url.clone()).await;
+    let env = function_env(("SUPABASE_URL", project), ("KV_URL", &redis.url), 1000, &cron_secret);
     let running = start_functions(&output, &env, &scratch);
     let (base, edge) = edge::serve(output, running).await;
-    let client = Client { http: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(), base };
+    // Longer than a function may take to send its `end` (a late one is then the edge's 502).
+    let timeout = functions::END_LIMIT + Duration::from_secs(10);
+    let client = Client { http: reqwest::Client::builder().timeout(timeout).build().unwrap(), base };
 
     // The site itself, through the edge.
     let (status, home) = client.get("/").await;
@@ -393,6 +446,7 @@ async fn a_whole_game_through_the_built_functions() {
     let outcome = serde_json::to_value(game.status().outcome().expect("the game is over")).unwrap();
     assert_eq!(view["state"], serde_json::to_value(game.view()).unwrap(), "the server's finished game is the engine's");
     assert!(refused);
+    assert_eq!(moves.len(), 50, "a POPUCOM game is 50 moves");
     println!("a game of {} moves through the functions: {outcome}", moves.len());
 
     // The other functions answer.
@@ -414,7 +468,20 @@ async fn a_whole_game_through_the_built_functions() {
         .await
         .unwrap();
     assert_eq!(preview.status(), 200);
+    let preview_cache = preview.headers().get("cache-control").cloned();
     assert!(preview.text().await.unwrap().contains("og:image"), "a crawler gets the room's card page");
+    // Should Vercel hand the function the address asked for rather than the rewrite's
+    // destination, the card function answers it the same.
+    let mut headers = axum::http::HeaderMap::new();
+    headers.insert("user-agent", crawler()["user-agent"].to_str().unwrap().parse().unwrap());
+    let peer: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+    let direct = edge.invoke("api/card", "GET", &format!("/room/{room}"), &headers, Vec::new(), peer).await.unwrap();
+    assert_eq!(direct.status(), 200);
+    // The function's own Cache-Control wins over vercel.json's page rule, as on Vercel.
+    let direct_cache = direct.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
+    assert_eq!(preview_cache.map(|v| v.to_str().unwrap().to_owned()), direct_cache);
+    let direct = axum::body::to_bytes(direct.into_body(), 1 << 20).await.unwrap();
+    assert!(String::from_utf8_lossy(&direct).contains("og:image"), "the card page at /room/<code>");
     let page = client.http.get(format!("{}/room/{room}", client.base)).send().await.unwrap();
     assert_eq!(page.headers()["cache-control"], cache_rule("/room"));
     let room_page = std::fs::read_to_string(edge.output.static_dir().join("room.html")).unwrap();
@@ -433,6 +500,7 @@ async fn a_whole_game_through_the_built_functions() {
     for function in edge.functions.values() {
         assert!(function.running(), "{} exited", function.name);
     }
+    assert_eq!(*edge.failures.lock().unwrap(), Vec::<String>::new());
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
@@ -442,8 +510,9 @@ async fn the_rate_limit_is_shared_through_redis_by_every_function() {
     let redis = services::own_redis();
     let scratch = scratch();
     let limit = 4;
-    let running = start_functions(&output, &function_env(&redis.url, limit, "unused"), &scratch);
-    let (base, _edge) = edge::serve(output, running).await;
+    let store = ("SUPABASE_REST_URL", services::supabase().rest_url.clone());
+    let running = start_functions(&output, &function_env(store, ("REDIS_URL", &redis.url), limit, "unused"), &scratch);
+    let (base, edge) = edge::serve(output, running).await;
     let client = Client { http: reqwest::Client::new(), base };
     // Rooms created through the game function, one client address, up to the limit.
     for n in 0..limit {
@@ -460,6 +529,7 @@ async fn the_rate_limit_is_shared_through_redis_by_every_function() {
     // Reading is limited per instance, not through Redis: it still passes.
     let (status, _) = client.get("/api/lobby").await;
     assert_eq!(status, 200);
+    assert_eq!(*edge.failures.lock().unwrap(), Vec::<String>::new());
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
@@ -494,10 +564,17 @@ chmod +x "$CARGO_HOME/bin/rustup" "$CARGO_HOME/bin/cargo"
 INSTALLER"#
         ),
     );
+    // Only the tools the script and the installer use, so no cargo of this machine's is found.
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    for tool in ["bash", "sh", "dirname", "mkdir", "cat", "chmod"] {
+        let found = which(tool).unwrap_or_else(|| panic!("{tool} on this machine"));
+        std::os::unix::fs::symlink(found, tools.join(tool)).unwrap();
+    }
     let status = std::process::Command::new("/bin/bash")
         .arg(&script)
         .env_clear()
-        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env("PATH", format!("{}:{}", bin.display(), tools.display()))
         .env("HOME", &home)
         .status()
         .unwrap();
@@ -511,7 +588,7 @@ INSTALLER"#
     assert_eq!(lines[3], "cargo xtask build-site");
     // Each flag given to the installer is one rustup-init takes: the real rustup (the installer's
     // binary under another name) lists its options.
-    let rustup = which("rustup").expect("rustup on this machine");
+    let rustup = which("rustup").expect("rustup on this machine (how this project's machines get Rust)");
     let init_binary = dir.join("rustup-init");
     std::os::unix::fs::symlink(&rustup, &init_binary).unwrap();
     let help = std::process::Command::new(&init_binary).arg("--help").output().unwrap();
@@ -530,6 +607,7 @@ INSTALLER"#
     let value = |flag: &str| init.windows(2).find(|w| w[0] == flag).map(|w| w[1]);
     assert!(init.contains(&"-y"), "{init:?}");
     assert_eq!(value("--target"), Some("wasm32-unknown-unknown"));
+    assert_eq!(value("--default-toolchain"), Some("stable"));
     let profile = value("--profile").expect("a profile");
     assert!(help.contains("possible values: minimal,") && profile == "minimal", "--profile {profile}: {help}");
     let _ = std::fs::remove_dir_all(&dir);

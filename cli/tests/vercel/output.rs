@@ -35,6 +35,9 @@ pub struct Route {
     #[serde(default)]
     pub has: Vec<Condition>,
     pub handle: Option<String>,
+    /// Not emitted for this repository; read so that a route asking for it fails the test.
+    #[serde(default, rename = "caseSensitive")]
+    pub case_sensitive: bool,
 }
 
 #[derive(Deserialize, Clone, Debug)]
@@ -158,7 +161,9 @@ impl Output {
                 continue;
             }
             let src = route.src.as_deref().unwrap_or_else(|| panic!("a route without src: {route:?}"));
-            let Some(groups) = matches(src, &path) else { continue };
+            assert!(!route.case_sensitive, "a case-sensitive route this emulation does not follow: {route:?}");
+            // Vercel matches a route's `src` without regard to case (unless `caseSensitive`).
+            let Some(groups) = matches(&format!("(?i){src}"), &path) else { continue };
             if !route.has.iter().all(|condition| holds(condition, headers)) {
                 continue;
             }

@@ -80,6 +80,15 @@ pub fn reward(status: &Status) -> Option<f32> {
     })
 }
 
+/// `playouts` playouts from `game` exactly as a search plays them (its policy, its generator
+/// seeded with `seed`), and the sum of seat one's rewards: the same sum on every target, since the
+/// generator and the rules are. For timing playouts where the search runs (the browser's worker)
+/// against the native build.
+pub fn playout_reward_sum<G: Searchable>(game: &G, playouts: u32, seed: u64) -> f64 {
+    let mut rng = AiRng::seed_from_u64(seed);
+    (0..playouts).map(|_| f64::from(game.playout(&mut rng, false, &mut |_, _| {}))).sum()
+}
+
 /// How strong a computer player is: how many playouts it thinks for and how often it blunders on
 /// purpose (plays a random candidate instead of its search's choice).
 #[derive(Clone, Copy, Debug, PartialEq)]
