@@ -37,6 +37,28 @@ pub async fn serve(output: Output, functions: BTreeMap<String, Function>) -> (St
 /// sent whole, with its own length).
 pub const HOP_BY_HOP: [&str; 5] = ["host", "connection", "content-length", "transfer-encoding", "keep-alive"];
 
+/// A request's headers in reqwest 0.11's types (http 0.2's), by name and bytes, without the
+/// hop-by-hop ones.
+pub fn forwarded_headers(headers: &axum::http::HeaderMap) -> reqwest::header::HeaderMap {
+    let mut forwarded = reqwest::header::HeaderMap::new();
+    for (key, value) in headers.iter().filter(|(key, _)| !HOP_BY_HOP.contains(&key.as_str())) {
+        forwarded.append(
+            reqwest::header::HeaderName::from_bytes(key.as_str().as_bytes()).unwrap(),
+            reqwest::header::HeaderValue::from_bytes(value.as_bytes()).unwrap(),
+        );
+    }
+    forwarded
+}
+
+/// An answer passed on whole: its status, its headers but the hop-by-hop ones, its body.
+pub async fn relayed(answer: reqwest::Response) -> Result<Response, reqwest::Error> {
+    let mut response = Response::builder().status(answer.status().as_u16());
+    for (key, value) in answer.headers().iter().filter(|(key, _)| !HOP_BY_HOP.contains(&key.as_str())) {
+        response = response.header(key.as_str(), value.as_bytes());
+    }
+    Ok(response.body(Body::from(answer.bytes().await?)).unwrap())
+}
+
 fn content_type(file: &std::path::Path) -> &'static str {
     match file.extension().and_then(|e| e.to_str()) {
         Some("html") => "text/html; charset=utf-8",
@@ -108,16 +130,7 @@ impl Edge {
         client: SocketAddr,
     ) -> Result<Response, String> {
         let function = self.functions.get(name).ok_or_else(|| format!("no running function {name}"))?;
-        // reqwest 0.11 speaks http 0.2's types: the request is copied over by name and bytes.
-        let mut forwarded = reqwest::header::HeaderMap::new();
-        for (key, value) in headers {
-            if !HOP_BY_HOP.contains(&key.as_str()) {
-                forwarded.append(
-                    reqwest::header::HeaderName::from_bytes(key.as_str().as_bytes()).unwrap(),
-                    reqwest::header::HeaderValue::from_bytes(value.as_bytes()).unwrap(),
-                );
-            }
-        }
+        let mut forwarded = forwarded_headers(headers);
         let client_ip = client.ip().to_string();
         forwarded.insert("x-forwarded-for", client_ip.parse().unwrap());
         forwarded.insert("x-real-ip", client_ip.parse().unwrap());
@@ -133,17 +146,11 @@ impl Edge {
             .send()
             .await
             .map_err(|e| format!("function {name} did not answer {path_and_query}: {e}"))?;
-        let mut response = Response::builder().status(answer.status().as_u16());
-        for (key, value) in answer.headers() {
-            if !HOP_BY_HOP.contains(&key.as_str()) {
-                response = response.header(key.as_str(), value.as_bytes());
-            }
-        }
-        let bytes = answer.bytes().await.map_err(|e| format!("function {name}'s answer: {e}"))?;
+        let response = relayed(answer).await.map_err(|e| format!("function {name}'s answer: {e}"))?;
         // The platform counts the invocation done on its `end` message.
         let edge = self.clone();
         let name = name.to_owned();
         tokio::task::spawn_blocking(move || edge.functions[&name].ended(&ids)).await.map_err(|e| e.to_string())??;
-        Ok(response.body(Body::from(bytes)).unwrap())
+        Ok(response)
     }
 }

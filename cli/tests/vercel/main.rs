@@ -278,24 +278,18 @@ async fn supabase_gateway(rest_url: String) -> String {
     ) -> axum::response::Response {
         let (parts, body) = request.into_parts();
         let query = parts.uri.query().map(|q| format!("?{q}")).unwrap_or_default();
-        let mut request = reqwest::Client::new().request(
-            reqwest::Method::from_bytes(parts.method.as_str().as_bytes()).unwrap(),
-            format!("{rest_url}/{rest}{query}"),
-        );
-        for (key, value) in &parts.headers {
-            if !edge::HOP_BY_HOP.contains(&key.as_str()) {
-                request = request.header(key.as_str(), value.as_bytes());
-            }
-        }
         let body = axum::body::to_bytes(body, 16 << 20).await.unwrap();
-        let answer = request.body(body.to_vec()).send().await.expect("PostgREST answers");
-        let mut response = axum::response::Response::builder().status(answer.status().as_u16());
-        for (key, value) in answer.headers() {
-            if !edge::HOP_BY_HOP.contains(&key.as_str()) {
-                response = response.header(key.as_str(), value.as_bytes());
-            }
-        }
-        response.body(axum::body::Body::from(answer.bytes().await.unwrap())).unwrap()
+        let answer = reqwest::Client::new()
+            .request(
+                reqwest::Method::from_bytes(parts.method.as_str().as_bytes()).unwrap(),
+                format!("{rest_url}/{rest}{query}"),
+            )
+            .headers(edge::forwarded_headers(&parts.headers))
+            .body(body.to_vec())
+            .send()
+            .await
+            .expect("PostgREST answers");
+        edge::relayed(answer).await.expect("PostgREST's answer")
     }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
