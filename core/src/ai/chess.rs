@@ -56,7 +56,7 @@ impl ChessLevel {
 
 /// The top level's nodes per move: under a second in Chromium on the project's 2-core machine
 /// (docs/AI.md).
-const TOP_NODES: u64 = 300_000;
+const TOP_NODES: u64 = 400_000;
 
 /// What bounds one search besides the level: a depth, a node budget, and a question asked every
 /// 1,024 nodes whether to stop now (a clock, for UCI's `movetime`; the engine itself reads none).

@@ -134,9 +134,9 @@ impl Level {
 /// 2-core machine (measured by the browser test `cli/tests/e2e/computer.rs`; docs/AI.md).
 fn top_playouts(kind: crate::GameKind) -> u32 {
     match kind {
-        crate::GameKind::Popucom => 160_000,
-        crate::GameKind::Go => 28_000,
-        crate::GameKind::Edges => 4_000,
+        crate::GameKind::Popucom => 220_000,
+        crate::GameKind::Go => 48_000,
+        crate::GameKind::Edges => 12_000,
         // Not used: chess is searched by alpha-beta (`ChessLevel`).
         crate::GameKind::Chess => 5_000,
     }
