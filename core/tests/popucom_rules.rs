@@ -113,3 +113,28 @@ fn the_erased_layer_tells_malformed_moves_from_illegal_ones() {
     }
     assert!(GameKind::Popucom.new_game(&serde_json::json!({"size": 7})).is_err(), "unknown options are refused");
 }
+
+/// `line_making_cells` is exactly the legal cells whose move removes stones (makes a line), in
+/// positions of many random games.
+#[test]
+fn line_making_cells_are_the_moves_that_make_a_line() {
+    let mut rng = SmallRng::seed_from_u64(17);
+    let mut checked = 0;
+    for _ in 0..200 {
+        let mut game = Popucom::default();
+        while let Some(cell) = game.random_move(&mut rng) {
+            let mover = game.status().to_move().unwrap();
+            let makes_line = |cell: Cell| {
+                let mut after = game.clone();
+                after.play(&cell).unwrap();
+                after.stones(mover).len() < game.stones(mover).len() + 1
+            };
+            let expected: Vec<Cell> = game.legal_cells().iter().filter(|&c| makes_line(c)).collect();
+            let found: Vec<Cell> = game.line_making_cells().iter().collect();
+            assert_eq!(found, expected, "after {} moves", game.moves_played());
+            checked += expected.len();
+            game.play(&cell).unwrap();
+        }
+    }
+    assert!(checked > 1000, "the games made lines to check ({checked})");
+}

@@ -197,6 +197,18 @@ impl Axis {
         forward(second) & cells.0 != 0
     }
 
+    /// The cells where one more stone of `own` would make three in a row along this axis: after or
+    /// before a pair (`XX_`, `_XX`) or between two (`X_X`). Occupied cells are not taken out.
+    pub(crate) fn completing(self, own: Cells) -> Cells {
+        let (not_forward, not_backward) = self.wrap_masks();
+        let forward = |bits: u128| (bits << self.shift) & !not_forward;
+        let backward = |bits: u128| (bits >> self.shift) & !not_backward;
+        // The forward stone of each pair.
+        let pair = own.0 & forward(own.0);
+        let cells = forward(pair) | backward(backward(pair)) | (forward(own.0) & backward(own.0));
+        Cells(cells & Cells::ALL.0)
+    }
+
     /// One step along this axis, both ways, landing only on `within`.
     #[inline]
     fn step(self, cells: u128, within: Cells) -> u128 {

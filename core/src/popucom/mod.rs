@@ -104,6 +104,13 @@ impl Popucom {
         legal.nth(pick)
     }
 
+    /// The legal cells where the side to move would make a line (three or more in a row).
+    pub fn line_making_cells(&self) -> Cells {
+        let own = self.stones[self.turn().index()];
+        let completing = AXES.iter().fold(Cells::EMPTY, |cells, axis| cells.union(axis.completing(own)));
+        Cells(completing.0 & self.legal_cells().0)
+    }
+
     /// Places a stone for the side to move, removes every line of three or more it makes and paints
     /// each line's direction outward until an opponent stone or the edge.
     fn place(&mut self, cell: Cell) {
