@@ -187,12 +187,16 @@ fn remapped_rustflags() -> String {
     flags.join("\x1f")
 }
 
+/// The computer players' bundle: loaded by the Web Worker of a game against the computer, never
+/// on a page's first load.
+const AI_BUNDLE: &str = "ai";
+
 /// Builds one bundle with its features only (the site's default features are everything).
 fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &[PathBuf; 2], pieces: &str) -> Result<Bundle> {
     let name = spec.name.as_str();
     let features = spec.features.join(",");
     // The computer players' bundle trades size for the engine's speed (Cargo.toml says why).
-    let profile = if name == "ai" { "site-ai" } else { "site-release" };
+    let profile = if name == AI_BUNDLE { "site-ai" } else { "site-release" };
     let mut args = vec![
         "build",
         "--package",
@@ -517,7 +521,7 @@ pub fn build_site() -> Result<()> {
 
     let mut locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
     // Where local games find the computer player, which they start in a Web Worker.
-    if let Some(ai) = bundles.get("ai") {
+    if let Some(ai) = bundles.get(AI_BUNDLE) {
         locales += &format!(" window.tabulaAi = [\"{}\", \"{}\"];", ai.js, ai.wasm);
     }
     let statics = workspace_root().join("site/static");

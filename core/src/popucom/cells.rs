@@ -296,6 +296,18 @@ mod tests {
     }
 
     #[test]
+    fn the_cells_completing_a_line_never_wrap_around_the_edges() {
+        let [row, column, down_right, down_left] = AXES;
+        // A pair at a row's end is completed only inside its row.
+        assert_eq!(row.completing(cells(&[(0, 7), (0, 8)])), cells(&[(0, 6)]));
+        assert_eq!(row.completing(cells(&[(1, 0), (1, 2)])), cells(&[(1, 1)]));
+        assert_eq!(column.completing(cells(&[(7, 4), (8, 4)])), cells(&[(6, 4)]));
+        assert_eq!(down_right.completing(cells(&[(0, 7), (1, 8)])), Cells::EMPTY);
+        assert_eq!(down_left.completing(cells(&[(0, 1), (1, 0)])), Cells::EMPTY);
+        assert_eq!(down_left.completing(cells(&[(1, 1), (2, 0)])), cells(&[(0, 2)]));
+    }
+
+    #[test]
     fn both_move_shapes_parse() {
         let object: Cell = serde_json::from_str(r#"{"row": 3, "col": 4}"#).unwrap();
         let pair: Cell = serde_json::from_str("[3, 4]").unwrap();
