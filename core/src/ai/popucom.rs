@@ -38,8 +38,7 @@ fn policy_move(game: &Popucom, rng: &mut AiRng) -> Option<Cell> {
     if rng.next_u32() < LINE_CHANCE {
         let lines = game.line_making_cells();
         if !lines.is_empty() {
-            // Lemire's multiply-shift, as `random_move` draws.
-            return lines.nth(((u64::from(rng.next_u32()) * u64::from(lines.len())) >> 32) as u32);
+            return lines.random(rng);
         }
     }
     game.random_move(rng)

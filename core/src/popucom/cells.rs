@@ -109,6 +109,12 @@ impl Cells {
         Some(Cell::from_index(index))
     }
 
+    /// A uniformly random cell of the set, or `None` if it is empty. Lemire's multiply-shift:
+    /// uniform enough for playouts (bias below 2^-25 for 81 cells), one draw, no division.
+    pub fn random(self, rng: &mut impl rand::RngCore) -> Option<Cell> {
+        self.nth(((u64::from(rng.next_u32()) * u64::from(self.len())) >> 32) as u32)
+    }
+
     pub fn iter(self) -> impl Iterator<Item = Cell> {
         let mut bits = self.0;
         std::iter::from_fn(move || {

@@ -97,11 +97,7 @@ impl Popucom {
 
     /// A uniformly random legal move, or `None` when the game is over.
     pub fn random_move(&self, rng: &mut impl RngCore) -> Option<Cell> {
-        let legal = self.legal_cells();
-        let count = legal.len();
-        // Lemire's multiply-shift: uniform enough for playouts (bias below 2^-25 for 81 cells).
-        let pick = ((rng.next_u32() as u64 * count as u64) >> 32) as u32;
-        legal.nth(pick)
+        self.legal_cells().random(rng)
     }
 
     /// The legal cells where the side to move would make a line (three or more in a row).
