@@ -205,9 +205,9 @@ impl Engine {
     }
 }
 
-pub fn run(ko: KoRule, level: Option<u8>, input: impl BufRead, mut output: impl Write) -> Result<()> {
+pub fn run(ko: KoRule, level: Option<u8>, seed: u64, input: impl BufRead, mut output: impl Write) -> Result<()> {
     let mut engine = Engine::new(GoConfig { ko, ..GoConfig::default() });
-    engine.searcher = level.map(|level| Searcher::new(Level::of::<Go>(level), 1));
+    engine.searcher = level.map(|level| Searcher::new(Level::of::<Go>(level), seed));
     for line in input.lines() {
         let line = line?;
         let line = line.split('#').next().unwrap_or("").trim().to_owned();

@@ -90,6 +90,10 @@ enum Command {
         /// heuristic move.
         #[arg(long)]
         level: Option<u8>,
+        /// The computer player's seed: matches run side by side need different ones, or they
+        /// play the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Speak UCI for the chess variants on stdin/stdout (`UCI_Variant` names a built-in variant).
     Uci {
@@ -159,12 +163,12 @@ fn main() -> ExitCode {
         Command::Fairy { command: FairyCommand::Perft } => {
             fairy::perft(std::io::stdin().lock(), std::io::stdout().lock())
         }
-        Command::Gtp { ko, level } => {
+        Command::Gtp { ko, level, seed } => {
             let rule = match ko {
                 KoArg::Psk => tabula_core::go::KoRule::Psk,
                 KoArg::Simple => tabula_core::go::KoRule::Simple,
             };
-            gtp::run(rule, level, std::io::stdin().lock(), std::io::stdout().lock())
+            gtp::run(rule, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Uci { level } => uci::run(level, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Triplex { command: TriplexCommand::Levels { min_area, max_area, size } } => {

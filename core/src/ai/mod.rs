@@ -135,7 +135,7 @@ impl Level {
 fn top_playouts(kind: crate::GameKind) -> u32 {
     match kind {
         crate::GameKind::Popucom => 220_000,
-        crate::GameKind::Go => 48_000,
+        crate::GameKind::Go => 32_000,
         crate::GameKind::Edges => 12_000,
         // Not used: chess is searched by alpha-beta (`ChessLevel`).
         crate::GameKind::Chess => 5_000,

@@ -251,6 +251,72 @@ impl Board {
         hash
     }
 
+    /// The colours of the eight points around `point`, two bits each (NW, N, NE, W, E, SW, S, SE
+    /// from the lowest bits; the edge is 3): the key of its 3x3 pattern.
+    pub fn pattern_key(&self, point: usize) -> u16 {
+        self.around(point).iter().enumerate().fold(0, |key, (i, &p)| key | (self.colour[p] as u16) << (2 * i))
+    }
+
+    /// The eight points around `point` (on the board or not).
+    pub fn around(&self, point: usize) -> [usize; 8] {
+        let s = self.stride;
+        [point - s - 1, point - s, point - s + 1, point - 1, point + 1, point + s - 1, point + s, point + s + 1]
+    }
+
+    /// How many stones `colour` playing the empty `point` (not suicide) would leave in atari: the
+    /// group it makes, when that has one liberty and the move captures nothing; 0 otherwise.
+    pub fn self_atari_stones(&self, point: usize, colour: u8) -> u32 {
+        let enemy = opponent(colour);
+        // The one liberty found so far; a second different one ends the question.
+        let mut found = None;
+        let mut second = |lib: usize| {
+            if lib == point || found == Some(lib) {
+                return false;
+            }
+            found.is_some() || {
+                found = Some(lib);
+                false
+            }
+        };
+        // The cheap answers first: two empty neighbours, or a capture.
+        for n in self.neighbours(point) {
+            let c = self.colour[n];
+            if (c == EMPTY && second(n)) || (c == enemy && self.in_atari_at(self.group[n] as usize, point)) {
+                return 0;
+            }
+        }
+        let mut own = [0usize; 4];
+        let mut stones = 1;
+        for (i, n) in self.neighbours(point).into_iter().enumerate() {
+            let c = self.colour[n];
+            let group = self.group[n] as usize;
+            if c == colour && !own[..i].contains(&group) {
+                own[i] = group;
+                stones += self.stones[group] as u32;
+                // A group in atari has only that liberty; any other has two, so walk it.
+                if let Some(lib) = self.atari_liberty(group) {
+                    if second(lib) {
+                        return 0;
+                    }
+                    continue;
+                }
+                let mut stone = group;
+                loop {
+                    for m in self.neighbours(stone) {
+                        if self.colour[m] == EMPTY && second(m) {
+                            return 0;
+                        }
+                    }
+                    stone = self.next[stone] as usize;
+                    if stone == group {
+                        break;
+                    }
+                }
+            }
+        }
+        stones
+    }
+
     /// Whether `colour` at `point` fills one of its own single-point eyes (all four sides its own
     /// stones or the edge, and at most one own diagonal missing, none off a side edge).
     pub fn is_own_eye(&self, point: usize, colour: u8) -> bool {
@@ -402,5 +468,45 @@ mod tests {
                 assert_eq!(zobrist(colour, point), key);
             }
         }
+    }
+
+    /// A board from rows of `X` (black), `O` (white) and `.`, top row first.
+    fn board(rows: &[&str]) -> Board {
+        let mut board = Board::new(rows.len());
+        for (row, text) in rows.iter().enumerate() {
+            for (col, c) in text.chars().enumerate() {
+                let colour = match c {
+                    'X' => BLACK,
+                    'O' => WHITE,
+                    _ => continue,
+                };
+                board.place(board.point(row, col), colour);
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn self_atari_counts_the_stones_left_with_one_liberty() {
+        let b = board(&[
+            ".XO..", //
+            "XO...", //
+            ".....", //
+            "..XX.", //
+            ".XOO.",
+        ]);
+        // White at (4,4) joins (4,2)-(4,3), whose last liberty it was: three stones left with (3,4).
+        assert_eq!(b.self_atari_stones(b.point(4, 4), WHITE), 3);
+        // Black there captures them instead.
+        assert_eq!(b.self_atari_stones(b.point(4, 4), BLACK), 0);
+        // White at (4,0) touches black (4,1), which keeps (3,1): one white stone with (3,0).
+        assert_eq!(b.self_atari_stones(b.point(4, 0), WHITE), 1);
+        // Black at (0,0) joins (0,1), in atari there, and (1,0): three stones with (2,0) only.
+        assert_eq!(b.self_atari_stones(b.point(0, 0), BLACK), 3);
+        // White at (0,0) captures (0,1).
+        assert_eq!(b.self_atari_stones(b.point(0, 0), WHITE), 0);
+        // Open points: a stone beside white (1,1) keeps (2,0), (2,2) and (3,1).
+        assert_eq!(b.self_atari_stones(b.point(2, 2), BLACK), 0);
+        assert_eq!(b.self_atari_stones(b.point(2, 1), BLACK), 0);
     }
 }

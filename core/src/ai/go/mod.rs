@@ -1,7 +1,9 @@
 //! Go for the search: a board point is the same move wherever it is played, playouts answer the
-//! last move's ataris (capture, escape) and are otherwise the engine's light ones (no filling of
-//! one's own eyes), scored by area; the tree never fills its own eyes or resigns. The scoring
-//! phase is not searched: [`scoring_move`] answers it.
+//! last move's ataris and shapes and otherwise play random points that neither fill one's own eye
+//! nor put stones in atari, scored by area; the tree never fills its own eyes or resigns. The
+//! scoring phase is not searched: [`scoring_move`] answers it.
+
+mod patterns;
 
 use rand::RngCore;
 
@@ -70,13 +72,14 @@ impl Searchable for Go {
     }
 }
 
-/// The playouts' move: what a player sees at once around the last move (taking a group it left in
-/// atari, saving one's own group it put in atari by a move that gains liberties), else the light
-/// policy's uniform random point. Without these, random playouts let big groups die for nothing
-/// and misjudge every fight.
+/// The playouts' move, after MoGo: what a player sees at once around the last move (taking a
+/// group it left in atari, saving one's own group it put in atari when that gains liberties),
+/// else a MoGo shape on one of the eight points around it, else a random point that neither fills
+/// one's own eye nor puts two or more of one's own stones in atari. Without these, random playouts
+/// let big groups die for nothing and misjudge every fight.
 fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng) -> Option<usize> {
     if let Some(last) = last {
-        let mut urgent = [0usize; 5];
+        let mut urgent = [0usize; 8];
         let mut count = 0;
         for point in std::iter::once(last).chain(board.neighbours(last)) {
             let stone = board.colour(point);
@@ -84,22 +87,48 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
                 continue;
             }
             let Some(liberty) = board.atari_liberty(board.group_of(point)) else { continue };
-            let worth_it = stone != colour
-                || board.neighbours(liberty).into_iter().filter(|&n| board.colour(n) == EMPTY).count() >= 2;
-            if worth_it
-                && board.ko() != Some(liberty)
+            if board.ko() != Some(liberty)
                 && !board.is_suicide(liberty, colour)
+                && (stone != colour || board.self_atari_stones(liberty, colour) == 0)
                 && !urgent[..count].contains(&liberty)
             {
                 urgent[count] = liberty;
                 count += 1;
             }
         }
+        if count == 0 {
+            for point in board.around(last) {
+                if board.colour(point) == EMPTY
+                    && patterns::matches(board.pattern_key(point))
+                    && board.ko() != Some(point)
+                    && !board.is_suicide(point, colour)
+                    && board.self_atari_stones(point, colour) == 0
+                {
+                    urgent[count] = point;
+                    count += 1;
+                    if count == urgent.len() {
+                        break;
+                    }
+                }
+            }
+        }
         if count > 0 {
-            return Some(urgent[((rng.next_u32() as u64 * count as u64) >> 32) as usize]);
+            return Some(urgent[pick(count, rng)]);
         }
     }
-    Go::random_point(board, colour, rng)
+    let empties = board.empties();
+    let (before, from) = empties.split_at(pick(empties.len(), rng));
+    from.iter().chain(before).map(|&point| point as usize).find(|&point| {
+        board.ko() != Some(point)
+            && !board.is_own_eye(point, colour)
+            && !board.is_suicide(point, colour)
+            && board.self_atari_stones(point, colour) < 2
+    })
+}
+
+/// A uniform index below `count` (0 when `count` is 0).
+fn pick(count: usize, rng: &mut AiRng) -> usize {
+    ((rng.next_u32() as u64 * count as u64) >> 32) as usize
 }
 
 /// The engine's light policy alone (the plain UCT yardstick's playouts).
@@ -164,5 +193,39 @@ mod tests {
         // With the last move far away, the choice is the light policy's, so it varies.
         let far = playout_choices(&game, "A1");
         assert!(far.iter().any(|&p| p != far[0]), "the same point for every seed: {far:?}");
+    }
+
+    #[test]
+    fn playouts_answer_a_shape_around_the_last_move() {
+        // White's E6 against Black's E5: hane points around E6, no atari anywhere.
+        let game = after(&["E5", "E6"]);
+        let e6 = game.point_of("E6".parse().unwrap()).unwrap();
+        let choices = playout_choices(&game, "E6");
+        for &point in &choices {
+            assert!(game.board().around(e6).contains(&point), "{point} is not next to E6");
+            assert!(patterns::matches(game.board().pattern_key(point)));
+        }
+        assert!(choices.iter().any(|&p| p != choices[0]), "one shape point for every seed: {choices:?}");
+    }
+
+    #[test]
+    fn playouts_never_put_two_stones_in_atari_unless_they_capture() {
+        // Whole playouts on 9x9, checking every move the policy chooses: uniform moves would put
+        // groups in atari within a few games.
+        for seed in 0..40 {
+            let mut rng = AiRng::seed_from_u64(seed);
+            let start = Go::new(GoConfig::default()).unwrap();
+            let mut choices = 0;
+            let mut check = |board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng| {
+                let choice = playout_point(board, colour, last, rng);
+                if let Some(point) = choice {
+                    assert!(board.self_atari_stones(point, colour) < 2, "seed {seed}, move {choices}");
+                    choices += 1;
+                }
+                choice
+            };
+            Go::playout_with(start.board(), BLACK, &mut rng, &mut check, &mut |_, _| {});
+            assert!(choices > 40, "seed {seed}: a playout of {choices} stones");
+        }
     }
 }
