@@ -1,14 +1,15 @@
 //! Headless Chromium through chromedriver (Debian's `chromium` and `chromium-driver`) on a free
 //! loopback port, stopped when dropped, and where the built site is.
 
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
-use crate::common::{free_port, wait_for_port, Process};
+use crate::common::{free_port, wait_for_port};
 
 pub const HINT: &str = "`cargo xtask test` builds the site and installs chromium and chromium-driver";
 
@@ -22,23 +23,37 @@ pub fn site_dist() -> PathBuf {
 
 /// One chromedriver; each `browser()` is a separate Chromium profile (a separate player).
 pub struct Driver {
-    _process: Process,
+    /// Chromedriver, leader of its own process group, which the browsers it starts join.
+    process: Child,
     url: String,
+}
+
+/// Ends chromedriver and every browser it started. Killing chromedriver alone left its browsers
+/// running whenever a test ended without closing them (a failed assertion): dozens piled up over
+/// a day of test runs, taking memory and the CPU the timing tests measure with.
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) with a negative pid signals the process group; no memory is involved.
+        unsafe { libc::kill(-(self.process.id() as i32), libc::SIGKILL) };
+        let _ = self.process.wait();
+    }
 }
 
 impl Driver {
     pub fn start() -> Driver {
         let port = free_port();
         let driver = std::env::var_os("TABULA_CHROMEDRIVER").unwrap_or_else(|| "chromedriver".into());
-        let child = Command::new(&driver)
+        let process = Command::new(&driver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {driver:?}: {e}; {HINT}"));
-        let process = Process(child);
+        // Made before the wait, so a chromedriver that never listens is still ended.
+        let started = Driver { process, url: format!("http://127.0.0.1:{port}") };
         wait_for_port(port, "chromedriver");
-        Driver { _process: process, url: format!("http://127.0.0.1:{port}") }
+        started
     }
 
     /// A new browser with a phone-sized window (375x667) and English preferred.
