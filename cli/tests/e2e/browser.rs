@@ -1,7 +1,6 @@
 //! Headless Chromium through chromedriver (Debian's `chromium` and `chromium-driver`) on a free
 //! loopback port, stopped when dropped, and where the built site is.
 
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -23,20 +22,45 @@ pub fn site_dist() -> PathBuf {
 
 /// One chromedriver; each `browser()` is a separate Chromium profile (a separate player).
 pub struct Driver {
-    /// Chromedriver, leader of its own process group, which the browsers it starts join.
     process: Child,
     url: String,
 }
 
 /// Ends chromedriver and every browser it started. Killing chromedriver alone left its browsers
 /// running whenever a test ended without closing them (a failed assertion): dozens piled up over
-/// a day of test runs, taking memory and the CPU the timing tests measure with.
+/// a day of test runs, taking memory and the CPU the timing tests measure with. (They stay in the
+/// test's process group, so Ctrl-C still reaches them too.)
 impl Drop for Driver {
     fn drop(&mut self) {
-        // SAFETY: kill(2) with a negative pid signals the process group; no memory is involved.
-        unsafe { libc::kill(-(self.process.id() as i32), libc::SIGKILL) };
+        for pid in process_tree(self.process.id()) {
+            // SAFETY: kill(2) only sends a signal; the pids were read from /proc just now.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+        }
         let _ = self.process.wait();
     }
+}
+
+/// `root` and every process below it, from the parent links in /proc (Linux).
+fn process_tree(root: u32) -> Vec<u32> {
+    let links: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // "pid (command) state ppid ...": the command may hold spaces and parentheses.
+            let parent = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+            Some((pid, parent))
+        })
+        .collect();
+    let mut tree = vec![root];
+    let mut next = 0;
+    while let Some(&parent) = tree.get(next) {
+        tree.extend(links.iter().filter(|link| link.1 == parent).map(|link| link.0));
+        next += 1;
+    }
+    tree
 }
 
 impl Driver {
@@ -47,7 +71,6 @@ impl Driver {
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .process_group(0)
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {driver:?}: {e}; {HINT}"));
         // Made before the wait, so a chromedriver that never listens is still ended.
