@@ -293,11 +293,8 @@ impl Board {
             if c == colour && !own[..i].contains(&group) {
                 own[i] = group;
                 stones += self.stones[group] as u32;
-                // A group in atari has only that liberty; any other has two, so walk it.
-                if let Some(lib) = self.atari_liberty(group) {
-                    if second(lib) {
-                        return 0;
-                    }
+                // A group in atari has only this point left; any other has a second liberty, so walk it.
+                if self.atari_liberty(group).is_some() {
                     continue;
                 }
                 let mut stone = group;
@@ -505,8 +502,31 @@ mod tests {
         assert_eq!(b.self_atari_stones(b.point(0, 0), BLACK), 3);
         // White at (0,0) captures (0,1).
         assert_eq!(b.self_atari_stones(b.point(0, 0), WHITE), 0);
-        // Open points: a stone beside white (1,1) keeps (2,0), (2,2) and (3,1).
+        // Open points: (2,2) has four empty neighbours, (2,1) beside white (1,1) three.
         assert_eq!(b.self_atari_stones(b.point(2, 2), BLACK), 0);
         assert_eq!(b.self_atari_stones(b.point(2, 1), BLACK), 0);
+    }
+
+    #[test]
+    fn self_atari_counts_a_group_met_on_several_sides_once_and_walks_it_for_liberties() {
+        // Black's U-shaped group of 7 has (0,2) and (1,2); playing (1,2) meets it on three sides
+        // and leaves 8 stones with (0,2) only.
+        let closed = board(&[
+            "OX.XO", //
+            "OX.XO", //
+            "OXXXO", //
+            "OOOOO", //
+            ".....",
+        ]);
+        assert_eq!(closed.self_atari_stones(closed.point(1, 2), BLACK), 8);
+        // With (2,4) open, the group keeps a liberty that only walking its stones finds.
+        let open = board(&[
+            "OX.XO", //
+            "OX.XO", //
+            "OXXX.", //
+            "OOOOO", //
+            ".....",
+        ]);
+        assert_eq!(open.self_atari_stones(open.point(1, 2), BLACK), 0);
     }
 }

@@ -72,7 +72,7 @@ impl Searchable for Go {
     }
 }
 
-/// The playouts' move, after MoGo: what a player sees at once around the last move (taking a
+/// The playouts' move, after MoGo's (as Pachi plays them): what a player sees at once around the last move (taking a
 /// group it left in atari, saving one's own group it put in atari when that gains liberties),
 /// else a MoGo shape on one of the eight points around it, else a random point that neither fills
 /// one's own eye nor puts two or more of one's own stones in atari. Without these, random playouts

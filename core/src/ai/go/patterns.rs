@@ -1,6 +1,7 @@
 //! The 3x3 shapes the playouts answer near the last move: the hane, cut and edge patterns of
 //! MoGo (Gelly, Wang, Munos and Teytaud, "Modification of UCT with patterns in Monte-Carlo Go",
-//! 2006), each in its eight orientations and for either colour, looked up by
+//! 2006) as Pachi plays them (with its knight's-move cut, and without MoGo's few shapes that hold
+//! only for one side to move), each in its eight orientations and for either colour, looked up by
 //! [`Board::pattern_key`](crate::go::Board::pattern_key) in a table of every key.
 
 use std::sync::OnceLock;
@@ -108,10 +109,10 @@ mod tests {
     }
 
     #[test]
-    fn a_hane_matches_in_every_orientation_and_for_both_colours() {
+    fn a_hane_matches_turned_mirrored_and_for_both_colours() {
         // Black E5 and White E6 (above it): the hane points D6/F6 are "X O ." with X below-left.
         // Written around the centre F6: row above (E7 F7 G7) any, F6's row E6=O . G6,
-        // row below E5=X F5 G5. That is shape 2 turned upside down.
+        // row below E5=X F5 G5. That is shape 2 turned a quarter.
         let game = board_after(&["E5", "E6"]);
         assert!(matches_at(&game, "F6"));
         assert!(matches_at(&game, "D6"));
@@ -133,7 +134,7 @@ mod tests {
     #[test]
     fn the_table_holds_each_orientation_of_a_shape() {
         // Hane enclosing (XOX over three empties, anything below), X black: its key in the upright
-        // orientation, and the keys of the quarter turns, must all be in the table.
+        // orientation, a quarter turn, and a half turn with the colours swapped must all be in the table.
         let key = |grid: [u8; 9]| KEY_CELLS.iter().enumerate().fold(0u16, |k, (i, &c)| k | (grid[c] as u16) << (2 * i));
         let upright = [BLACK, WHITE, BLACK, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY];
         let left = [BLACK, EMPTY, EMPTY, WHITE, EMPTY, EMPTY, BLACK, EMPTY, EMPTY];
