@@ -6,6 +6,8 @@
 //! still there, or else sits in a quick-play room whose id every player with those options computes
 //! alike (`q<options hash>-<n>`, the lowest `n` still open). Two players pressing at once therefore
 //! meet in one room: the room's creation is idempotent and each seat's claim a compare-and-swap.
+//! A player who already waits with those options (one of the seats the request says it holds) is
+//! sent back to that seat, never across the table from themselves or into a second room.
 
 use std::collections::HashSet;
 
@@ -22,7 +24,8 @@ use tabula_core::{GameKind, Seat};
 use crate::body::{JsonBody, CREATE_BODY_LIMIT};
 use crate::error::ApiError;
 use crate::room::{now, timestamp, LoadedRoom, Room, RoomId};
-use crate::routes::{claim_seat, display_name, requested_game, AppState};
+use crate::routes::{claim_seat, display_name, requested_game, with_etag, AppState};
+use crate::token::hash_token;
 
 /// The most rooms each list shows.
 pub const LIST_LIMIT: usize = 50;
@@ -30,6 +33,8 @@ pub const LIST_LIMIT: usize = 50;
 const READ_LIMIT: usize = 200;
 /// Quick-play rooms tried past the lowest open number before giving up.
 const QUICK_ROOMS_TRIED: u32 = 32;
+/// The most held seats one quick-play request is checked against (one room read each).
+const HELD_SEATS_READ: usize = 8;
 
 /// What the lobby shows of a room's options: the config's plain fields as `[key, text]` pairs
 /// (`["size", "9"]`), without a variant's definition or anything else that is not a number, a
@@ -116,6 +121,16 @@ pub struct QuickPlayRequest {
     game: Option<String>,
     config: Option<Value>,
     name: Option<String>,
+    /// Seats this player holds (`[{"roomId", "token"}]`, newest first).
+    #[serde(default)]
+    held: Vec<HeldSeat>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HeldSeat {
+    room_id: String,
+    token: String,
 }
 
 /// The quick-play room ids for one game and options: `q` and 8 hex digits of their hash, then `-n`.
@@ -125,9 +140,9 @@ fn quick_room_id(game: GameKind, config: &Value, n: u32) -> RoomId {
     RoomId::parse(&format!("q{hex}-{n}")).expect("a quick-play id is a valid room id")
 }
 
-/// `POST /api/lobby {game?, config?, name?}`: quick play. Answers as a join does, `{"room", "seat",
-/// "token"}`, in a public room of the same game and options: one with a player waiting, or one
-/// where this player now waits.
+/// `POST /api/lobby {game?, config?, name?, held?}`: quick play. Answers as a join does, `{"room",
+/// "seat", "token"}`, in a public room of the same game and options: the seat the player already
+/// waits in (from `held`), one beside a player waiting, or one where this player now waits.
 pub async fn post_quick_play(
     State(app): State<AppState>,
     JsonBody(request): JsonBody<QuickPlayRequest, CREATE_BODY_LIMIT>,
@@ -136,6 +151,22 @@ pub async fn post_quick_play(
     let kind = game.kind();
     let name = display_name(request.name)?;
     let config = game.stored_config();
+    for held in request.held.iter().take(HELD_SEATS_READ) {
+        let Ok(id) = RoomId::parse(&held.room_id) else { continue };
+        let Some(room) = app.store().load(&id).await? else { continue };
+        if !(room.public && room.game == kind && room.config == config && taken(&room) == 1) {
+            continue;
+        }
+        let hash = hash_token(&held.token);
+        let Some(seat) = Seat::ALL.into_iter().find(|s| room.holder(*s).token_hash.as_deref() == Some(&hash)) else {
+            continue;
+        };
+        let loaded = app.open(room)?;
+        if !loaded.is_over() {
+            let body = json!({"room": loaded.view(), "seat": seat.number(), "token": held.token});
+            return Ok(with_etag(&loaded, axum::http::StatusCode::OK, body));
+        }
+    }
     for _ in 0..8 {
         let now = now();
         let rooms = app.store().public_rooms(Some(kind), now - app.abandon_after(), READ_LIMIT).await?;

@@ -253,7 +253,7 @@ async fn fetch(store: &dyn Store, id: &RoomId) -> Result<Room, ApiError> {
 /// The header a seated player's polls carry, so the room knows they are still there.
 const TOKEN_HEADER: &str = "x-tabula-token";
 
-fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
+pub(crate) fn with_etag(room: &LoadedRoom, status: StatusCode, body: Value) -> Response {
     let mut response = (status, Json(body)).into_response();
     if let Ok(etag) = HeaderValue::from_str(&room.etag()) {
         response.headers_mut().insert(header::ETAG, etag);

@@ -320,8 +320,11 @@ pub async fn lobby(game: Option<&str>) -> Result<Lobby, ApiError> {
 /// Quick play: a seat in a public room of `game` with these options, beside a player who waits or
 /// waiting for one (`POST /api/lobby`).
 #[cfg(feature = "game-page")]
-pub async fn quick_play(game: &str, config: &Value, name: &str) -> Result<Joined, ApiError> {
-    let mut body = json!({"game": game, "config": config});
+/// Quick play; `held` lists seats this browser holds (room code, token), so a player already
+/// waiting with these options is sent back to that seat.
+pub async fn quick_play(game: &str, config: &Value, name: &str, held: &[(String, String)]) -> Result<Joined, ApiError> {
+    let held: Vec<Value> = held.iter().map(|(room, token)| json!({"roomId": room, "token": token})).collect();
+    let mut body = json!({"game": game, "config": config, "held": held});
     if !name.trim().is_empty() {
         body["name"] = json!(name.trim());
     }

@@ -63,12 +63,18 @@ pub async fn the_lobby_lists_public_rooms_only_while_they_wait_or_play(backend: 
 }
 
 async fn quick_play(api: &TestApi, name: &str, config: Value) -> (String, u64) {
-    let body = json!({"game": "go", "config": config, "name": name});
+    let (room, seat, _) = quick_play_holding(api, name, config, json!([])).await;
+    (room, seat)
+}
+
+/// Quick play by a player who holds the seats `held` (`[{"roomId", "token"}]`): room, seat, token.
+async fn quick_play_holding(api: &TestApi, name: &str, config: Value, held: Value) -> (String, u64, String) {
+    let body = json!({"game": "go", "config": config, "name": name, "held": held});
     let reply = api.send(api.http.post(format!("{}/api/lobby", api.base)).json(&body)).await;
     assert_eq!(reply.status, 200, "{}", reply.raw);
-    assert!(reply.body["token"].is_string());
     assert_eq!(reply.body["room"]["public"], true);
-    (reply.body["room"]["roomId"].as_str().unwrap().to_owned(), reply.body["seat"].as_u64().unwrap())
+    let token = reply.body["token"].as_str().expect("a token").to_owned();
+    (reply.body["room"]["roomId"].as_str().unwrap().to_owned(), reply.body["seat"].as_u64().unwrap(), token)
 }
 
 pub async fn quick_play_pairs_players_who_press_at_once(backend: Backend) {
@@ -93,13 +99,26 @@ pub async fn quick_play_pairs_players_who_press_at_once(backend: Backend) {
     assert_eq!(rooms.len(), 3, "six players make three rooms: {seats:?}");
     assert!(rooms.values().all(|seats| seats.len() == 2), "{seats:?}");
 
-    // One more waits alone; other options never meet it.
-    let (alone, _) = quick_play(&api, "G", options.clone()).await;
+    // One more waits alone. Pressing again with the seat it holds takes it back to that seat,
+    // not across the table from itself.
+    let (alone, alone_seat, token) = quick_play_holding(&api, "G", options.clone(), json!([])).await;
     assert!(!rooms.contains_key(&alone));
+    let held = json!([{"roomId": alone, "token": token}]);
+    let again = quick_play_holding(&api, "G", options.clone(), held).await;
+    assert_eq!(again, (alone.clone(), alone_seat, token.clone()), "back to the seat G waits in");
+
     let mut other = options.clone();
     other["komi"] = json!(options["komi"].as_f64().unwrap() + 1.0);
     let (elsewhere, seat) = quick_play(&api, "H", other).await;
     assert!(elsewhere != alone && seat == 1, "other options wait in a room of their own");
     let waiting = lobby(&api, Some("go")).await;
     assert_eq!(listed(&waiting["waiting"], &alone).expect("listed")["name"], "G");
+
+    // Held seats that are not one's own waiting seat (a full room, a wrong token, no such room)
+    // change nothing: the next player sits down opposite G.
+    let (full, _) = seats[0].clone();
+    let held =
+        json!([{"roomId": full, "token": token}, {"roomId": alone, "token": "x"}, {"roomId": "nope!", "token": "x"}]);
+    let opposite = quick_play_holding(&api, "I", options.clone(), held).await;
+    assert_eq!((&opposite.0, opposite.1), (&alone, 3 - alone_seat));
 }

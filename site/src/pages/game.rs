@@ -69,6 +69,20 @@ fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&
     .into_any()
 }
 
+/// The seats to send with quick play: this game's, quick-play rooms (`q...`) first, at most the 8
+/// the server reads.
+#[cfg(feature = "game-page")]
+fn quick_play_seats(game: &str) -> Vec<(String, String)> {
+    let mut seats: Vec<(String, String)> = storage::held_rooms()
+        .into_iter()
+        .filter(|(_, held)| held.game.as_deref() == Some(game))
+        .map(|(room, held)| (room, held.token))
+        .collect();
+    seats.sort_by_key(|(room, _)| !room.starts_with('q'));
+    seats.truncate(8);
+    seats
+}
+
 /// Options, a local game, a new room: for a game this bundle plays.
 #[cfg(feature = "game-page")]
 #[component]
@@ -143,7 +157,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         let Some(config) = room_config() else { return };
         busy.set(true);
         spawn_local(async move {
-            match api::quick_play(slug.name(), &config, &storage::player_name()).await {
+            match api::quick_play(slug.name(), &config, &storage::player_name(), &quick_play_seats(slug.name())).await {
                 Ok(joined) => {
                     let code = joined.room.room_id;
                     if let (Some(seat), Some(token)) = (joined.seat, joined.token) {
