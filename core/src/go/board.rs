@@ -446,7 +446,7 @@ impl Board {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The keys are the ones the first version generated in sequence (its loop, kept here), so
@@ -467,8 +467,8 @@ mod tests {
         }
     }
 
-    /// A board from rows of `X` (black), `O` (white) and `.`, top row first.
-    fn board(rows: &[&str]) -> Board {
+    /// A board from rows of `X` (black), `O` (white) and `.`, top row first (for the go tests).
+    pub(in crate::go) fn board(rows: &[&str]) -> Board {
         let mut board = Board::new(rows.len());
         for (row, text) in rows.iter().enumerate() {
             for (col, c) in text.chars().enumerate() {

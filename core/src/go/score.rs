@@ -251,21 +251,7 @@ pub fn unconditionally_alive(board: &Board, colour: u8) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    /// A board from rows of `X` (black), `O` (white) and `.`, top row first.
-    fn board(rows: &[&str]) -> Board {
-        let mut board = Board::new(rows.len());
-        for (r, row) in rows.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                let colour = match ch {
-                    'X' => BLACK,
-                    'O' => WHITE,
-                    _ => continue,
-                };
-                board.place(board.point(r, c), colour);
-            }
-        }
-        board
-    }
+    use crate::go::board::tests::board;
 
     #[test]
     fn two_eyes_live_unconditionally_and_one_eye_does_not() {

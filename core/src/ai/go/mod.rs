@@ -157,8 +157,8 @@ mod tests {
     use super::*;
     use crate::go::GoConfig;
 
-    /// The position after `moves` (alternating from black) and the point of `vertex`.
-    fn after(moves: &[&str]) -> Go {
+    /// The position after `moves` (alternating from black).
+    pub(super) fn after(moves: &[&str]) -> Go {
         let mut game = Go::new(GoConfig::default()).unwrap();
         for text in moves {
             game.play(&GoMove::Play { at: text.parse().unwrap(), colour: None }).unwrap();

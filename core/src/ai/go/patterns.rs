@@ -92,16 +92,9 @@ fn expand(cells: &[u8; 9], x: u8, index: usize, key: u16, table: &mut [u64; 1024
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::{Board, Go, GoConfig, GoMove};
+    use crate::ai::go::tests::after as board_after;
+    use crate::go::{Board, Go, GoConfig};
     use crate::Game;
-
-    fn board_after(moves: &[&str]) -> Go {
-        let mut game = Go::new(GoConfig::default()).unwrap();
-        for text in moves {
-            game.play(&GoMove::Play { at: text.parse().unwrap(), colour: None }).unwrap();
-        }
-        game
-    }
 
     fn matches_at(game: &Go, vertex: &str) -> bool {
         let board: &Board = game.board();
