@@ -79,13 +79,12 @@ pub fn ask<G: Game>(
     });
 }
 
-/// Starts the worker ahead of the first request, so the first move does not wait for its start.
-pub fn warm_up() {
-    WORKER.with_borrow_mut(|worker| {
-        if worker.is_none() {
-            *worker = Channel::start();
-        }
-    });
+/// Starts the worker ahead of the first request and has it search `history`'s position at the
+/// hint level, its answer unread. Chromium first runs WebAssembly in a baseline tier and optimises
+/// the code that runs hot; a fresh worker's first top-level POPUCOM move took 1.09 to 1.13 s where
+/// the next ones took 0.90, and after this search (under 0.1 s) the first took 0.92 to 0.94 s.
+pub fn warm_up<G: Game>(game: &str, history: &History<G>) {
+    ask(game, history, HINT_LEVEL, crate::browser::random_u64(), None, |_| {});
 }
 
 type Pending = Rc<RefCell<BTreeMap<u64, Box<dyn FnOnce(Reply)>>>>;

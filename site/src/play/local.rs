@@ -120,7 +120,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
     // The length at which the computer had nothing to play (Go's scoring, accepted): not asked again.
     let declined = StoredValue::new(None::<usize>);
     if computer.is_some() {
-        computer::warm_up();
+        history.with_untracked(|h| computer::warm_up(U::SLUG.name(), h));
     }
     Effect::new(move |_| {
         let Some(opponent) = computer else { return };
