@@ -346,6 +346,7 @@ fn page_html(
     game_css: Option<&str>,
     bundles: &BTreeMap<String, Bundle>,
     locales: &str,
+    public: Option<&str>,
 ) -> Result<String> {
     let mut head = vec![
         "<meta charset=\"utf-8\">".to_owned(),
@@ -363,7 +364,11 @@ fn page_html(
         head.push("<meta property=\"og:site_name\" content=\"Tabula\">".to_owned());
         head.push(format!("<meta property=\"og:title\" content=\"{}\">", escape(&page.title)));
         head.push(format!("<meta property=\"og:description\" content=\"{}\">", escape(&page.description)));
-        head.push("<meta property=\"og:image\" content=\"/api/card\">".to_owned());
+        // Crawlers want absolute addresses; a build that does not know its own (a local one)
+        // leaves them relative.
+        let base = public.unwrap_or("");
+        head.push(format!("<meta property=\"og:url\" content=\"{}\">", escape(&format!("{base}{}", page.path))));
+        head.push(format!("<meta property=\"og:image\" content=\"{}\">", escape(&format!("{base}/api/card"))));
         head.push("<meta name=\"twitter:card\" content=\"summary_large_image\">".to_owned());
     }
     // Fetch the bundle while the page paints (rooms learn their bundle from the API first).
@@ -432,20 +437,18 @@ self.addEventListener("fetch", (event) => {
     )
 }
 
-/// The address the sitemap and robots file name: `TABULA_PUBLIC_URL`, else Vercel's production
-/// address when building there, else the local server's.
-fn public_url() -> String {
+/// The site's public address, when the build knows it: `TABULA_PUBLIC_URL`, else Vercel's
+/// production address when building there.
+fn known_public_url() -> Option<String> {
     if let Ok(url) = std::env::var("TABULA_PUBLIC_URL") {
-        return url.trim_end_matches('/').to_owned();
+        return Some(url.trim_end_matches('/').to_owned());
     }
-    match std::env::var("VERCEL_PROJECT_PRODUCTION_URL") {
-        Ok(host) if !host.is_empty() => format!("https://{host}"),
-        _ => "http://localhost:3000".to_owned(),
-    }
+    std::env::var("VERCEL_PROJECT_PRODUCTION_URL").ok().filter(|host| !host.is_empty()).map(|h| format!("https://{h}"))
 }
 
+/// The address the sitemap and robots file name: the public one, else the local server's.
 fn write_crawler_files(dist: &Path, pages: &[Page]) -> Result<()> {
-    let base = public_url();
+    let base = known_public_url().unwrap_or_else(|| "http://localhost:3000".to_owned());
     let urls: String =
         pages.iter().filter(|p| p.public).map(|p| format!("  <url><loc>{base}{}</loc></url>\n", p.path)).collect();
     std::fs::write(
@@ -540,6 +543,7 @@ pub fn build_site() -> Result<()> {
         let rooms_built = bundles.keys().any(|name| name.ends_with("-room"));
         only.is_none() || bundles.contains_key(&page.bundle) || (page.bundle == "loader" && rooms_built)
     };
+    let public = known_public_url();
     for page in manifest.pages.iter().filter(|p| shown(p)) {
         let game_css = page.game.as_ref().and_then(|g| manifest.styles.get(g)).map(String::as_str);
         // Rooms show none of the pages' own parts (lobby, game cards, options, rules).
@@ -548,7 +552,7 @@ pub fn build_site() -> Result<()> {
         } else {
             format!("{}{}", css.trim(), manifest.pages_style.trim())
         };
-        let html = page_html(page, &css, game_css, &bundles, &locales)?;
+        let html = page_html(page, &css, game_css, &bundles, &locales, public.as_deref())?;
         let file = dist.join(&page.file);
         std::fs::create_dir_all(file.parent().expect("inside dist"))?;
         std::fs::write(&file, &html)?;
@@ -593,6 +597,29 @@ mod tests {
         assert_eq!(hashed("go", "js", b"a"), hashed("go", "js", b"a"));
         assert_ne!(hashed("go", "js", b"a"), hashed("go", "js", b"b"));
         assert!(hashed("home", "wasm", b"x").starts_with("home-") && hashed("home", "wasm", b"x").ends_with(".wasm"));
+    }
+
+    #[test]
+    fn shared_links_name_absolute_addresses_when_the_build_knows_the_site_s() {
+        let page = Page {
+            path: "/go".into(),
+            file: "go.html".into(),
+            bundle: "go-page".into(),
+            title: "Go".into(),
+            description: "Play Go".into(),
+            noindex: false,
+            public: true,
+            game: Some("go".into()),
+            body: String::new(),
+        };
+        let bundle = Bundle { js: "/assets/go-page.js".into(), wasm: "/assets/go-page.wasm".into(), gzipped: 1 };
+        let bundles = BTreeMap::from([("go-page".to_owned(), bundle)]);
+        let html = |public| page_html(&page, "", None, &bundles, "{}", public).unwrap();
+        let known = html(Some("https://tabula.example"));
+        assert!(known.contains(r#"<meta property="og:image" content="https://tabula.example/api/card">"#), "{known}");
+        assert!(known.contains(r#"<meta property="og:url" content="https://tabula.example/go">"#), "{known}");
+        let local = html(None);
+        assert!(local.contains(r#"<meta property="og:image" content="/api/card">"#), "{local}");
     }
 
     #[test]
