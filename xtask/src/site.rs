@@ -365,10 +365,12 @@ fn page_html(
         head.push(format!("<meta property=\"og:title\" content=\"{}\">", escape(&page.title)));
         head.push(format!("<meta property=\"og:description\" content=\"{}\">", escape(&page.description)));
         // Crawlers want absolute addresses; a build that does not know its own (a local one)
-        // leaves them relative.
-        let base = public.unwrap_or("");
-        head.push(format!("<meta property=\"og:url\" content=\"{}\">", escape(&format!("{base}{}", page.path))));
-        head.push(format!("<meta property=\"og:image\" content=\"{}\">", escape(&format!("{base}/api/card"))));
+        // leaves the image's relative and names no page address.
+        if let Some(base) = public {
+            head.push(format!("<meta property=\"og:url\" content=\"{}\">", escape(&format!("{base}{}", page.path))));
+        }
+        let image = format!("{}/api/card", public.unwrap_or(""));
+        head.push(format!("<meta property=\"og:image\" content=\"{}\">", escape(&image)));
         head.push("<meta name=\"twitter:card\" content=\"summary_large_image\">".to_owned());
     }
     // Fetch the bundle while the page paints (rooms learn their bundle from the API first).
@@ -620,6 +622,7 @@ mod tests {
         assert!(known.contains(r#"<meta property="og:url" content="https://tabula.example/go">"#), "{known}");
         let local = html(None);
         assert!(local.contains(r#"<meta property="og:image" content="/api/card">"#), "{local}");
+        assert!(!local.contains("og:url"), "no relative page address: {local}");
     }
 
     #[test]
