@@ -1,9 +1,18 @@
 //! Lighthouse (12.8, its mobile defaults: simulated slow 4G, a 4x slower CPU) on every kind of page
 //! the site has, against `tabula serve` with the built site: the home, each game's page, each local
 //! game and each game against the computer, a Triplex level, and rooms of each game kind as a
-//! player and as a spectator. Fails below 100 for
-//! accessibility, best practices or SEO, or below 90 for performance; writes the table to
-//! `target/lighthouse.md` (docs/PERFORMANCE.md keeps it).
+//! player and as a spectator. Fails below 100 for accessibility, best practices or SEO, or below
+//! `PERFORMANCE_BAR` for performance (the median of five runs); writes the table to
+//! `target/lighthouse.md` (docs/PERFORMANCE.md keeps it), pages under the goal of 95 marked.
+//!
+//! The performance score moves with what the 2-core machine is doing (its 4x CPU slowdown
+//! multiplies it): the same page's runs were seen from 85 to 98 within one test run, so a bar at 90
+//! failed CI on noise. The bar sits under the lowest run of 20 of the slowest pages
+//! (docs/PERFORMANCE.md), where a real regression (a bundle loaded on first paint that should not
+//! be, a long task) still lands; the goal of 95 is reported, not enforced.
+//!
+//! While working on one page: `TABULA_LIGHTHOUSE_ONLY=room` runs the pages whose name holds those
+//! words, and `TABULA_LIGHTHOUSE_RUNS=20` runs each that many times (the noise measurement).
 //!
 //! Rooms are `noindex` on purpose (private games), which Lighthouse's `is-crawlable` audit counts
 //! against SEO: that one audit is skipped for rooms, and this test checks the `noindex` instead.
@@ -17,6 +26,11 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 
 use common::Server;
+
+/// Fails a page whose median performance score is below this (see the module's comment).
+const PERFORMANCE_BAR: u64 = 80;
+/// The site's goal, reported per page.
+const PERFORMANCE_GOAL: u64 = 95;
 
 const HINT: &str = "`cargo xtask test` builds the site and installs Chromium, Node and Lighthouse";
 
@@ -129,8 +143,13 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
     let room_page = std::fs::read_to_string(site_dist().join("room.html")).unwrap();
     assert!(room_page.contains("<meta name=\"robots\" content=\"noindex\">"), "rooms are noindex");
 
+    if let Ok(only) = std::env::var("TABULA_LIGHTHOUSE_ONLY") {
+        pages.retain(|page| page["name"].as_str().is_some_and(|name| name.contains(only.as_str())));
+        assert!(!pages.is_empty(), "TABULA_LIGHTHOUSE_ONLY={only:?} names no page");
+    }
+    let runs: Option<u64> = std::env::var("TABULA_LIGHTHOUSE_RUNS").ok().map(|n| n.parse().expect("a number of runs"));
     let chromium = std::env::var("TABULA_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let input = json!({"modules": lighthouse_modules(), "chrome": chromium, "pages": pages});
+    let input = json!({"modules": lighthouse_modules(), "chrome": chromium, "pages": pages, "runs": runs});
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/lighthouse/run.mjs");
     let mut child = Command::new("node")
         .arg(&script)
@@ -146,7 +165,7 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
     assert_eq!(results.len(), pages.len(), "one result per page");
 
     let mut table = String::from(
-        "| page | performance (runs) | accessibility | best practices | SEO | largest contentful paint | total blocking time |\n\
+        "| page | performance, median (runs) | accessibility | best practices | SEO | largest contentful paint | total blocking time |\n\
          |---|---|---|---|---|---|---|\n",
     );
     let mut below = Vec::new();
@@ -155,9 +174,10 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
         let runs: Vec<String> =
             result["performance_runs"].as_array().into_iter().flatten().map(|r| r.to_string()).collect();
         table += &format!(
-            "| {} | {} ({}) | {} | {} | {} | {:.1} s | {} ms |\n",
+            "| {} | {}{} ({}) | {} | {} | {} | {:.1} s | {} ms |\n",
             result["name"].as_str().unwrap_or("?"),
             score("performance"),
+            if score("performance") < PERFORMANCE_GOAL { ", under the goal" } else { "" },
             runs.join(", "),
             score("accessibility"),
             score("best-practices"),
@@ -165,7 +185,7 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
             score("lcp_ms") as f64 / 1000.0,
             score("tbt_ms"),
         );
-        let short = score("performance") < 90
+        let short = score("performance") < PERFORMANCE_BAR
             || ["accessibility", "best-practices", "seo"].iter().any(|k| score(k) < 100)
             || !result["runtime_error"].is_null();
         if short {

@@ -7,6 +7,7 @@
 mod float_formatting;
 mod services;
 mod site;
+mod timings;
 mod vercel;
 
 use std::io::{BufRead, BufReader};
@@ -50,7 +51,13 @@ fn soak() -> Result<()> {
         ("TABULA_SOAK_SECONDS", seconds.as_ref()),
     ];
     let args = ["--release", "-p", "tabula-cli", "--test", "load", "soak", "--", "--nocapture", "--test-threads", "1"];
-    cargo_test(&args, &envs, &mut Tally::default())
+    let mut tally = Tally::default();
+    cargo_test(&args, &envs, &mut tally, &mut timings::Timings::new())?;
+    println!("{}", tally.closing_line());
+    if !tally.failed_runs.is_empty() {
+        bail!("the soak failed");
+    }
+    Ok(())
 }
 
 /// The capacity bench (`cli/benches/capacity`), release build: what a game-hour costs each
@@ -89,6 +96,8 @@ pub(crate) fn run(program: &str, args: &[&str]) -> Result<()> {
 struct Tally {
     passed: u64,
     failed: u64,
+    /// `cargo test` runs that failed (a test, or the build).
+    failed_runs: Vec<String>,
 }
 
 impl Tally {
@@ -104,28 +113,58 @@ impl Tally {
         self.passed += count("passed");
         self.failed += count("failed");
     }
+
+    /// The closing line: every test counted, a failed run that reported no failed test (a build
+    /// error, a crash) counted as one.
+    fn closing_line(&self) -> String {
+        let failed = if self.failed_runs.is_empty() { self.failed } else { self.failed.max(1) };
+        format!("tests: {} passed, {} failed", self.passed, failed)
+    }
 }
 
-/// Runs `cargo test ...`, passing its output through and adding its summaries to `tally`.
-fn cargo_test(args: &[&str], envs: &[(&str, &std::ffi::OsStr)], tally: &mut Tally) -> Result<()> {
-    eprintln!("xtask: cargo test {}", args.join(" "));
+/// Runs `cargo test ...` with `--no-fail-fast` (every test binary runs even when one fails),
+/// passing its output through, adding its summaries to `tally` and the time of each test binary
+/// (from cargo's `Running` lines) to `timings`. A failure is recorded in `tally`, not returned.
+fn cargo_test(
+    args: &[&str],
+    envs: &[(&str, &std::ffi::OsStr)],
+    tally: &mut Tally,
+    timings: &mut timings::Timings,
+) -> Result<()> {
+    eprintln!("xtask: cargo test --no-fail-fast {}", args.join(" "));
+    let started = std::time::Instant::now();
     let mut child = Command::new("cargo")
-        .arg("test")
+        .args(["test", "--no-fail-fast"])
         .args(args)
         .envs(envs.iter().copied())
         .current_dir(workspace_root())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .context("could not start cargo test")?;
+    // Cargo names each test binary on stderr as it starts it; libtest reports on stdout.
+    let stderr = child.stderr.take().expect("piped stderr");
+    let starts = std::thread::spawn(move || {
+        let mut starts = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            eprintln!("{line}");
+            if let Some(binary) = timings::test_binary(&line) {
+                starts.push((std::time::Instant::now(), binary));
+            }
+        }
+        starts
+    });
     for line in BufReader::new(child.stdout.take().expect("piped stdout")).lines() {
         let line = line?;
         println!("{line}");
         tally.add_summary(&line);
     }
     let status = child.wait()?;
+    let starts = starts.join().unwrap_or_default();
+    timings.add_test_run(&format!("cargo test {}", args.join(" ")), started, &starts);
     if !status.success() {
-        println!("tests: {} passed, {} failed", tally.passed, tally.failed.max(1));
-        bail!("cargo test {} failed ({status})", args.join(" "));
+        eprintln!("xtask: cargo test {} failed ({status})", args.join(" "));
+        tally.failed_runs.push(format!("cargo test {}", args.join(" ")));
     }
     Ok(())
 }
@@ -155,15 +194,27 @@ pub(crate) fn ensure_wasm_target() -> Result<()> {
 }
 
 fn test() -> Result<()> {
-    ensure_wasm_target()?;
-    let services = services::ensure_test_services()?;
+    let mut timings = timings::Timings::new();
+    let result = test_timed(&mut timings);
+    // Where the time went, also when something failed (written to target/test-timings.md).
+    timings.report(&site::target_dir().join("test-timings.md"));
+    result
+}
+
+fn test_timed(timings: &mut timings::Timings) -> Result<()> {
+    let services = timings.phase("installs (rustup target, apt, npm, pip)", || {
+        ensure_wasm_target()?;
+        services::ensure_test_services()
+    })?;
     // The browser tests run against the built site.
-    site::build_site()?;
+    timings.phase("site build (cargo xtask build-site)", site::build_site)?;
     // The deployed form: what `vercel build` makes of the repository (checked by cli/tests/vercel).
-    let vercel_output = vercel::vercel_build(&services.vercel)?;
-    run("cargo", &["fmt", "--all", "--check"])?;
+    let vercel_output = timings.phase("vercel build of the copy", || vercel::vercel_build(&services.vercel))?;
+    timings.phase("cargo fmt --check", || run("cargo", &["fmt", "--all", "--check"]))?;
     // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
-    run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])?;
+    timings.phase("tabula-core for wasm32", || {
+        run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])
+    })?;
     // Every target (unit, integration, benches run once as smoke tests), then the doc examples.
     let mut tally = Tally::default();
     let dist = site::dist_dir();
@@ -174,11 +225,14 @@ fn test() -> Result<()> {
         ("TABULA_SITE_DIST", dist.as_os_str()),
         ("TABULA_VERCEL_OUTPUT", vercel_output.as_os_str()),
     ];
-    cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally)?;
-    cargo_test(&["--workspace", "--doc"], &envs, &mut tally)?;
+    cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally, timings)?;
+    cargo_test(&["--workspace", "--doc"], &envs, &mut tally, timings)?;
+    println!("{}", tally.closing_line());
+    if !tally.failed_runs.is_empty() {
+        bail!("failed: {}", tally.failed_runs.join("; "));
+    }
     if tally.passed == 0 {
         bail!("no test ran");
     }
-    println!("tests: {} passed, {} failed", tally.passed, tally.failed);
     Ok(())
 }

@@ -17,6 +17,9 @@ const LIGHTHOUSE_PACKAGE: (&str, &str) = ("lighthouse", "12.8.2");
 const PYFFISH_PACKAGE: &str = "pyffish==0.0.90";
 /// The Vercel CLI; it brings `@vercel/rust` 20, the runtime that builds `api/*.rs`.
 const VERCEL_PACKAGE: (&str, &str) = ("vercel", "64.0.2");
+/// Binaryen's optimiser where Debian's `binaryen` cannot be installed (no root, or Vercel's build
+/// image): the npm package's `wasm-opt`, Binaryen compiled to JavaScript, run by Node.js.
+const BINARYEN_PACKAGE: (&str, &str) = ("binaryen", "123.0.0");
 /// Its pinned dependency `sandbox` 4.4.0 is not on the npm registry this project's machines reach;
 /// 4.5.0 is, and builds the same.
 const VERCEL_OVERRIDES: &[(&str, &str)] = &[("sandbox", "4.5.0")];
@@ -153,6 +156,24 @@ pub fn vercel_cli() -> Result<PathBuf> {
         apt_install(&["npm".to_owned()])?;
     }
     npm_install("npm-vercel", VERCEL_PACKAGE, VERCEL_OVERRIDES, ".bin/vercel")
+}
+
+/// Binaryen's `wasm-opt` for the site's bundles: `TABULA_WASM_OPT`, else the one on `PATH`, else
+/// Debian's `binaryen` (as root or with sudo), else the npm package's (Node.js only).
+pub fn wasm_opt() -> Result<PathBuf> {
+    if let Some(path) = std::env::var_os("TABULA_WASM_OPT") {
+        return Ok(PathBuf::from(path));
+    }
+    if !on_path("wasm-opt") && (is_root() || on_path("sudo")) && on_path("apt-get") {
+        apt_install(&["binaryen".to_owned()])?;
+    }
+    if on_path("wasm-opt") {
+        return Ok(PathBuf::from("wasm-opt"));
+    }
+    if !on_path("npm") {
+        bail!("the site needs Binaryen's wasm-opt: install Debian's binaryen (or npm, or set TABULA_WASM_OPT)");
+    }
+    npm_install("npm-binaryen", BINARYEN_PACKAGE, &[], ".bin/wasm-opt")
 }
 
 /// Installs what is missing; returns where the tests find the npm tools.

@@ -24,8 +24,23 @@ pub fn dist_dir() -> PathBuf {
     workspace_root().join("site/dist")
 }
 
+/// Cargo's target directory as cargo sees it (`CARGO_TARGET_DIR`, else a `build.target-dir` of a
+/// cargo config, such as a machine's shared one, else the workspace's `target`), asked once.
 pub(crate) fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target"))
+    static TARGET: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    TARGET
+        .get_or_init(|| {
+            let asked = Command::new("cargo")
+                .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+                .current_dir(workspace_root())
+                .output();
+            let from_metadata = asked.ok().filter(|out| out.status.success()).and_then(|out| {
+                let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+                metadata["target_directory"].as_str().map(PathBuf::from)
+            });
+            from_metadata.unwrap_or_else(|| workspace_root().join("target"))
+        })
+        .clone()
 }
 
 fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
@@ -192,7 +207,13 @@ fn remapped_rustflags() -> String {
 const AI_BUNDLE: &str = "ai";
 
 /// Builds one bundle with its features only (the site's default features are everything).
-fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &[PathBuf; 2], pieces: &str) -> Result<Bundle> {
+fn build_bundle(
+    spec: &BundleSpec,
+    assets: &Path,
+    variants: &[PathBuf; 2],
+    pieces: &str,
+    wasm_opt: &Path,
+) -> Result<Bundle> {
     let name = spec.name.as_str();
     let features = spec.features.join(",");
     // The computer players' bundle trades size for the engine's speed (Cargo.toml says why).
@@ -244,7 +265,7 @@ fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &[PathBuf; 2], piece
     output.emit(&scratch).context("wasm-bindgen")?;
     let js = minify_js(&std::fs::read_to_string(scratch.join(format!("{name}.js")))?)?;
     let optimised = scratch.join(format!("{name}_opt.wasm"));
-    optimise_wasm(&scratch.join(format!("{name}_bg.wasm")), &optimised)?;
+    optimise_wasm(wasm_opt, &scratch.join(format!("{name}_bg.wasm")), &optimised)?;
     let wasm = std::fs::read(&optimised)?;
     let (js_name, wasm_name) = (hashed(name, "js", js.as_bytes()), hashed(name, "wasm", &wasm));
     std::fs::write(assets.join(&js_name), &js)?;
@@ -256,29 +277,34 @@ fn build_bundle(spec: &BundleSpec, assets: &Path, variants: &[PathBuf; 2], piece
 /// Binaryen's `-O1`, duplicate-function and dead-argument elimination, and alignment hints dropped
 /// (hints only: WebAssembly allows any alignment; one value for all compresses better): 3% off a
 /// bundle's gzip, where `-Os`, `-Oz` and `-O2` make it 7% *larger* (their inlining and function
-/// reordering compress worse; measured in `docs/PERFORMANCE.md`).
-fn optimise_wasm(input: &Path, output: &Path) -> Result<()> {
-    use wasm_opt::{Feature, OptimizationOptions, Pass};
-    let mut options = OptimizationOptions::new_opt_level_1();
+/// reordering compress worse; measured in `docs/PERFORMANCE.md`). Passes run in the order given.
+fn optimise_wasm(wasm_opt: &Path, input: &Path, output: &Path) -> Result<()> {
     // What rustc's wasm32 target emits by default.
-    for feature in [
-        Feature::BulkMemory,
-        Feature::SignExt,
-        Feature::MutableGlobals,
-        Feature::TruncSat,
-        Feature::ReferenceTypes,
-        Feature::Multivalue,
-    ] {
-        options.enable_feature(feature);
+    let features = [
+        "--enable-bulk-memory",
+        "--enable-sign-ext",
+        "--enable-mutable-globals",
+        "--enable-nontrapping-float-to-int",
+        "--enable-reference-types",
+        "--enable-multivalue",
+    ];
+    let passes = [
+        "-O1",
+        "--duplicate-function-elimination",
+        "--dae-optimizing",
+        "--duplicate-function-elimination",
+        "--dealign",
+    ];
+    let mut command = Command::new(wasm_opt);
+    command.args(features).args(passes).arg(input).arg("-o").arg(output);
+    if std::env::var_os("TABULA_WASM_NAMES").is_some() {
+        command.arg("--debuginfo");
     }
-    options
-        .add_pass(Pass::DuplicateFunctionElimination)
-        .add_pass(Pass::DaeOptimizing)
-        .add_pass(Pass::DuplicateFunctionElimination)
-        .add_pass(Pass::Dealign)
-        .debug_info(std::env::var_os("TABULA_WASM_NAMES").is_some())
-        .run(input, output)
-        .map_err(|e| anyhow::anyhow!("wasm-opt {}: {e}", input.display()))
+    let result = command.output().with_context(|| format!("could not run {}", wasm_opt.display()))?;
+    if !result.status.success() {
+        bail!("wasm-opt {} failed ({}):\n{}", input.display(), result.status, String::from_utf8_lossy(&result.stderr));
+    }
+    Ok(())
 }
 
 /// The JS glue, minified (oxc): whitespace, comments and local names.
@@ -488,6 +514,7 @@ fn precompress(dir: &Path) -> Result<()> {
 
 pub fn build_site() -> Result<()> {
     ensure_wasm_target()?;
+    let wasm_opt = crate::services::wasm_opt()?;
     let pieces = pieces()?;
     let manifest = prerender(&pieces)?;
     let dist = dist_dir();
@@ -511,7 +538,7 @@ pub fn build_site() -> Result<()> {
     eprintln!("xtask: {}: {} bytes gzipped", pieces.name, gzip(&pieces.bytes)?.len());
     let mut bundles = BTreeMap::new();
     for spec in manifest.bundles.iter().filter(|s| wanted(&s.name)) {
-        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants, &pieces.url())?);
+        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants, &pieces.url(), &wasm_opt)?);
     }
     // Each language but English as a content-hashed JSON file; pages say where (`tabulaLocales`).
     let mut locale_urls = Vec::new();
