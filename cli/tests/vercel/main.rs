@@ -76,6 +76,17 @@ fn api_binaries() -> BTreeMap<String, String> {
         .collect()
 }
 
+/// Every public API path the site and the platform call (README's API table, the cron), each
+/// with the path the function's router must see.
+const PUBLIC_API_PATHS: [&str; 7] =
+    ["/api/game", "/api/lobby", "/api/push", "/api/card", "/api/triplex/solve", "/api/triplex/records", "/api/cron"];
+
+/// The path a function's router sees for a routed request: the `route` a rewrite to the one API
+/// function names (`api/_lib/function.rs`), else the routed path.
+fn path_seen(routed: &output::Routed) -> String {
+    routed.query.iter().find(|(key, _)| key == "route").map_or_else(|| routed.path.clone(), |(_, path)| path.clone())
+}
+
 /// The highest `GLIBC_2.x` symbol version an ELF file asks for.
 fn newest_glibc(binary: &[u8]) -> Option<(u32, u32)> {
     let text = String::from_utf8_lossy(binary);
@@ -106,12 +117,18 @@ fn one_function_per_api_binary_each_an_executable_of_the_rust_runtime() {
         assert!(bytes.starts_with(b"\x7fELF"), "{name}: the handler is not an ELF executable");
         // Vercel refuses a function over 250 MB unzipped.
         assert!(bytes.len() < 250 << 20, "{name}: {} bytes", bytes.len());
-        // Its public path reaches it through the route table.
-        let routed = output.route(&format!("/{name}"), "", &Default::default());
-        assert_eq!(routed.target, Target::Function(name.clone()), "/{name}");
         let glibc = newest_glibc(&bytes);
         println!("{name} (bin {bin}): {:.1} MB, newest glibc symbol {glibc:?}", bytes.len() as f64 / 1e6);
     }
+    // Every public path reaches a function through the route table, its own or the one API
+    // function's, whose router then sees the public path.
+    for path in PUBLIC_API_PATHS {
+        let routed = output.route(path, "", &Default::default());
+        let Target::Function(function) = &routed.target else { panic!("{path} reaches no function: {routed:?}") };
+        assert!(expected.contains_key(function), "{path} reaches {function}");
+        assert_eq!(path_seen(&routed), path, "the router of {function} sees {path}: {routed:?}");
+    }
+    assert!(expected.len() < PUBLIC_API_PATHS.len(), "one function serves several paths: {expected:?}");
 }
 
 #[test]
@@ -236,9 +253,9 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
     let asset = files.iter().find(|f| f.starts_with("assets") && f.extension().is_some_and(|e| e == "wasm"));
     let asset = asset.expect("a WASM asset").to_string_lossy().into_owned();
     serves(&format!("/{asset}"), "", &asset, 200);
-    // A link-preview crawler gets the room's card from the card function.
+    // A link-preview crawler gets the room's card from the API function.
     let card = output.route("/room/Ab-12_x", "", &crawler());
-    assert_eq!(card.target, Target::Function("api/card".into()));
+    assert_eq!((&card.target, path_seen(&card).as_str()), (&Target::Function("api/game".into()), "/api/card"));
     let query: BTreeMap<_, _> = card.query.iter().cloned().collect();
     assert_eq!(
         (query.get("roomId").map(String::as_str), query.get("format").map(String::as_str)),
@@ -443,9 +460,10 @@ async fn a_whole_game_through_the_built_functions() {
     assert_eq!(moves.len(), 50, "a POPUCOM game is 50 moves");
     println!("a game of {} moves through the functions: {outcome}", moves.len());
 
-    // The other functions answer.
+    // The other paths answer, each from its own handler.
     let (status, lobby) = client.get("/api/lobby").await;
     assert_eq!(status, 200, "{lobby}");
+    assert!(lobby["waiting"].is_array() && lobby["playing"].is_array(), "the lobby: {lobby}");
     let (status, push) = client.get("/api/push").await;
     assert_eq!((status, &push["mode"]), (200, &json!("poll")), "no Realtime key: pages poll");
     let (status, records) = client.get("/api/triplex/records?level=1").await;
@@ -469,13 +487,20 @@ async fn a_whole_game_through_the_built_functions() {
     let mut headers = axum::http::HeaderMap::new();
     headers.insert("user-agent", crawler()["user-agent"].to_str().unwrap().parse().unwrap());
     let peer: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
-    let direct = edge.invoke("api/card", "GET", &format!("/room/{room}"), &headers, Vec::new(), peer).await.unwrap();
+    let direct = edge.invoke("api/game", "GET", &format!("/room/{room}"), &headers, Vec::new(), peer).await.unwrap();
     assert_eq!(direct.status(), 200);
     // The function's own Cache-Control wins over vercel.json's page rule, as on Vercel.
     let direct_cache = direct.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
     assert_eq!(preview_cache.map(|v| v.to_str().unwrap().to_owned()), direct_cache);
     let direct = axum::body::to_bytes(direct.into_body(), 1 << 20).await.unwrap();
     assert!(String::from_utf8_lossy(&direct).contains("og:image"), "the card page at /room/<code>");
+    // The same for a rewritten API path: the lobby at the address asked for.
+    let lobby_direct =
+        edge.invoke("api/game", "GET", "/api/lobby", &Default::default(), Vec::new(), peer).await.unwrap();
+    assert_eq!(lobby_direct.status(), 200);
+    let lobby_direct: Value =
+        serde_json::from_slice(&axum::body::to_bytes(lobby_direct.into_body(), 1 << 20).await.unwrap()).unwrap();
+    assert!(lobby_direct["waiting"].is_array(), "the lobby at /api/lobby: {lobby_direct}");
     let page = client.http.get(format!("{}/room/{room}", client.base)).send().await.unwrap();
     assert_eq!(page.headers()["cache-control"], cache_rule("/room"));
     let room_page = std::fs::read_to_string(edge.output.static_dir().join("room.html")).unwrap();
@@ -516,9 +541,21 @@ async fn the_rate_limit_is_shared_through_redis_by_every_function() {
     }
     let (status, limited) = client.post("/api/game", json!({"roomId": "limitover"})).await;
     assert_eq!((status, &limited["error"]["code"]), (429, &json!("rate_limited")), "{limited}");
-    // Another function, another process: the same count, kept in Redis.
-    let (status, quick) = client.post("/api/lobby", json!({"game": "popucom"})).await;
+    // Other instances of the functions (as Vercel starts more under load), other processes: the
+    // same count, kept in Redis, for another path too.
+    let other_scratch = self::scratch();
+    let other_output = Output::read(&output_dir());
+    let store = ("SUPABASE_REST_URL", services::supabase().rest_url.clone());
+    let env = function_env(store, ("REDIS_URL", &redis.url), limit, "unused");
+    let other_running = start_functions(&other_output, &env, &other_scratch);
+    let (other_base, other_edge) = edge::serve(other_output, other_running).await;
+    let other = Client { http: reqwest::Client::new(), base: other_base };
+    let (status, quick) = other.post("/api/lobby", json!({"game": "popucom"})).await;
     assert_eq!((status, &quick["error"]["code"]), (429, &json!("rate_limited")), "{quick}");
+    let (status, again) = other.post("/api/game", json!({"roomId": "limitover2"})).await;
+    assert_eq!((status, &again["error"]["code"]), (429, &json!("rate_limited")), "{again}");
+    assert_eq!(*other_edge.failures.lock().unwrap(), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&other_scratch);
     assert!(redis_keys(&redis.url) > 0);
     // Reading is limited per instance, not through Redis: it still passes.
     let (status, _) = client.get("/api/lobby").await;
