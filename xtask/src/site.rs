@@ -5,6 +5,7 @@
 //! against its budget.
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::{ensure_wasm_target, workspace_root};
+use crate::{bundle_cache, ensure_wasm_target, workspace_root};
 
 /// A page's first load (its HTML, the JS and WASM its script loads), gzipped, must stay under this;
 /// the home, which carries no game engine, under the smaller one.
@@ -206,6 +207,12 @@ fn remapped_rustflags() -> String {
 /// on a page's first load.
 const AI_BUNDLE: &str = "ai";
 
+/// The `ai` bundle's engine at full speed, the rest of it as every bundle: at opt-level "z" the
+/// worker ran POPUCOM playouts at 54% of native speed, with the engine at 3 at 90 to 99%, for 23 KB
+/// more gzip (docs/AI.md). A setting of the site's profile rather than a profile of its own, so
+/// the bundles share their compiled dependencies (a profile of its own compiled them twice).
+const AI_ENGINE: &str = "profile.site-release.package.tabula-core.opt-level=3";
+
 /// Builds one bundle with its features only (the site's default features are everything).
 fn build_bundle(
     spec: &BundleSpec,
@@ -216,8 +223,7 @@ fn build_bundle(
 ) -> Result<Bundle> {
     let name = spec.name.as_str();
     let features = spec.features.join(",");
-    // The computer players' bundle trades size for the engine's speed (Cargo.toml says why).
-    let profile = if name == AI_BUNDLE { "site-ai" } else { "site-release" };
+    let profile = "site-release";
     let mut args = vec![
         "build",
         "--package",
@@ -230,21 +236,39 @@ fn build_bundle(
         "--no-default-features",
     ];
     args.extend(["--features", &features]);
-    eprintln!("xtask: cargo {}", args.join(" "));
-    let status = Command::new("cargo")
-        .args(&args)
-        .env("TABULA_FAIRY_VARIANTS", &variants[0])
-        .env("TABULA_FAIRY_CHESS", &variants[1])
-        .env("TABULA_PIECES", pieces)
-        .env("CARGO_ENCODED_RUSTFLAGS", remapped_rustflags())
-        .env_remove("RUSTFLAGS")
-        .current_dir(workspace_root())
-        .status()
-        .context("could not start cargo")?;
-    if !status.success() {
-        bail!("cargo {} failed ({status})", args.join(" "));
+    // The computer players' bundle trades size for the engine's speed (`AI_ENGINE`).
+    if name == AI_BUNDLE {
+        args.extend(["--config", AI_ENGINE]);
     }
-    let wasm = target_dir().join(format!("wasm32-unknown-unknown/{profile}/tabula_site.wasm"));
+    let rustflags = remapped_rustflags();
+    let envs = [
+        ("TABULA_FAIRY_VARIANTS", variants[0].as_os_str()),
+        ("TABULA_FAIRY_CHESS", variants[1].as_os_str()),
+        ("TABULA_PIECES", OsStr::new(pieces)),
+    ];
+    let key = bundle_cache::key(&args.join(" "), &rustflags, &envs)?;
+    let wasm = match bundle_cache::cached(name, &key) {
+        Some(kept) => {
+            eprintln!("xtask: bundle {name} built before from the same inputs ({key})");
+            kept
+        }
+        None => {
+            eprintln!("xtask: cargo {}", args.join(" "));
+            let status = Command::new("cargo")
+                .args(&args)
+                .envs(envs)
+                .env("CARGO_ENCODED_RUSTFLAGS", &rustflags)
+                .env_remove("RUSTFLAGS")
+                .current_dir(workspace_root())
+                .status()
+                .context("could not start cargo")?;
+            if !status.success() {
+                bail!("cargo {} failed ({status})", args.join(" "));
+            }
+            let built = target_dir().join(format!("wasm32-unknown-unknown/{profile}/tabula_site.wasm"));
+            bundle_cache::keep(name, &key, &built)?
+        }
+    };
     let scratch = target_dir().join(format!("site-bindgen/{name}"));
     if scratch.exists() {
         std::fs::remove_dir_all(&scratch)?;

@@ -85,23 +85,37 @@ async fn the_game_function_binary_serves_the_api() {
     assert!(card.contains(&format!("/api/card?roomId={room}&amp;v={}", version + 1)), "{card}");
 }
 
-/// Every public API path has its function file (Vercel maps `api/<path>.rs` to `/api/<path>`), and
-/// each answers its own path.
+/// The game function serves every public API path, at the path itself and at the destination
+/// `vercel.json` rewrites it to (`/api/game?route=<path>`), whichever of the two Vercel hands it;
+/// each answer comes from that path's own handler.
 #[tokio::test]
-async fn each_function_binary_answers_its_path() {
-    let functions = [
-        (env!("CARGO_BIN_EXE_lobby"), "/api/lobby"),
-        (env!("CARGO_BIN_EXE_push"), "/api/push"),
-        (env!("CARGO_BIN_EXE_card"), "/api/card"),
-        (env!("CARGO_BIN_EXE_triplex-records"), "/api/triplex/records?level=1"),
-    ];
-    for (program, path) in functions {
-        let (_child, port) = start_function(program);
-        let answer = reqwest::get(format!("http://127.0.0.1:{port}{path}")).await.unwrap();
-        assert_eq!(answer.status(), 200, "{path}");
+async fn the_game_function_answers_every_public_path() {
+    let (_child, port) = start_function(env!("CARGO_BIN_EXE_game"));
+    let http = reqwest::Client::new();
+    let get = |path: String| {
+        let http = http.clone();
+        async move { http.get(format!("http://127.0.0.1:{port}{path}")).send().await.unwrap() }
+    };
+    for address in ["/api/lobby", "/api/game?route=/api/lobby"] {
+        let lobby: serde_json::Value = get(address.to_owned()).await.json().await.unwrap();
+        assert!(lobby["waiting"].is_array(), "{address}: {lobby}");
     }
-    let (_child, port) = start_function(env!("CARGO_BIN_EXE_triplex-solve"));
-    let url = format!("http://127.0.0.1:{port}/api/triplex/solve");
-    let refused = reqwest::Client::new().post(url).json(&json!({"level": 1})).send().await.unwrap();
-    assert_eq!(refused.status(), 400, "the solve function reads and judges its body");
+    for address in ["/api/push", "/api/game?route=/api/push"] {
+        let push: serde_json::Value = get(address.to_owned()).await.json().await.unwrap();
+        assert_eq!(push["mode"], "poll", "{address}: {push}");
+    }
+    for address in ["/api/triplex/records?level=1", "/api/game?route=/api/triplex/records&level=1"] {
+        let records: serde_json::Value = get(address.to_owned()).await.json().await.unwrap();
+        assert!(records.get("solvers").is_some(), "{address}: {records}");
+    }
+    for address in ["/api/card", "/api/game?route=/api/card"] {
+        let card = get(address.to_owned()).await;
+        assert_eq!(card.status(), 200, "{address}");
+        assert_eq!(card.headers()["content-type"], "image/png", "{address}");
+    }
+    for address in ["/api/triplex/solve", "/api/game?route=/api/triplex/solve"] {
+        let url = format!("http://127.0.0.1:{port}{address}");
+        let refused = http.post(url).json(&json!({"level": 1})).send().await.unwrap();
+        assert_eq!(refused.status(), 400, "{address}: the solve handler reads and judges its body");
+    }
 }

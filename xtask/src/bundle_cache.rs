@@ -1,0 +1,99 @@
+//! The site's bundles kept by what they are built from. Cargo keeps one fingerprint per profile for
+//! the site's `cdylib`, so building the 15 bundles one after another, each with its own features,
+//! compiled the site crate and ran its link-time optimisation for every bundle on every build
+//! (about 20 s each), also when nothing had changed, and again in the Vercel copy. A bundle's WASM
+//! depends only on the files of `site/` and `core/`, the workspace's manifests, lock file and cargo
+//! config, the toolchain, and the arguments, rustflags and environment of its build: their
+//! hash names a copy of the WASM cargo built, which a later build with the same inputs takes
+//! instead of calling cargo.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result};
+use sha2::{Digest, Sha256};
+
+use crate::site::target_dir;
+use crate::workspace_root;
+
+/// The hash of everything a bundle's WASM is built from: the arguments of its `cargo build` (the
+/// profile, features, settings) and the files below. `envs` are the variables its build reads;
+/// a value that names a file counts with the file's bytes.
+pub fn key(cargo_args: &str, rustflags: &str, envs: &[(&str, &OsStr)]) -> Result<String> {
+    let mut hash = Sha256::new();
+    let mut add = |part: &[u8]| {
+        hash.update((part.len() as u64).to_le_bytes());
+        hash.update(part);
+    };
+    for tool in ["rustc", "cargo"] {
+        let version = Command::new(tool).arg("-vV").output().with_context(|| format!("{tool} -vV"))?;
+        add(&version.stdout);
+    }
+    for part in [cargo_args, rustflags] {
+        add(part.as_bytes());
+    }
+    for (name, value) in envs {
+        add(name.as_bytes());
+        add(value.as_encoded_bytes());
+        if let Ok(bytes) = std::fs::read(value) {
+            add(&bytes);
+        }
+    }
+    let root = workspace_root();
+    let mut files = Vec::new();
+    for file in ["Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
+        files.push(PathBuf::from(file));
+    }
+    for folder in ["core", "site"] {
+        walk(&root, Path::new(folder), &mut files)?;
+    }
+    files.sort();
+    for file in files {
+        add(file.as_os_str().as_encoded_bytes());
+        add(&std::fs::read(root.join(&file)).unwrap_or_default());
+    }
+    Ok(hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect())
+}
+
+/// The files under `folder` (relative to `root`), but the built site.
+fn walk(root: &Path, folder: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(root.join(folder)).with_context(|| format!("reading {}", folder.display()))? {
+        let entry = entry?;
+        let path = folder.join(entry.file_name());
+        if path == Path::new("site/dist") {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            walk(root, &path, files)?;
+        } else {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn folder(bundle: &str) -> PathBuf {
+    target_dir().join("site-bundles").join(bundle)
+}
+
+/// The WASM built before from the same inputs, if there is one.
+pub fn cached(bundle: &str, key: &str) -> Option<PathBuf> {
+    let path = folder(bundle).join(format!("{key}.wasm"));
+    path.is_file().then_some(path)
+}
+
+/// Keeps a copy of the WASM cargo built for `key` (the bundle's older copies go); returns it.
+pub fn keep(bundle: &str, key: &str, built: &Path) -> Result<PathBuf> {
+    let folder = folder(bundle);
+    if folder.exists() {
+        std::fs::remove_dir_all(&folder)?;
+    }
+    std::fs::create_dir_all(&folder)?;
+    let kept = folder.join(format!("{key}.wasm"));
+    // Written under another name first: a build stopped half-way leaves no bundle under the key.
+    let partial = folder.join(format!("{key}.partial"));
+    std::fs::copy(built, &partial).with_context(|| format!("copying {}", built.display()))?;
+    std::fs::rename(&partial, &kept)?;
+    Ok(kept)
+}
