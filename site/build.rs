@@ -181,7 +181,10 @@ fn triplex_levels(out_dir: &Path) {
 }
 
 fn main() {
-    let root = Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).to_path_buf();
+    // Relative to the package (a build script runs there), so the paths it watches are the same
+    // in a copy of the repository sharing the target directory (`cargo xtask vercel-build`):
+    // absolute ones made each checkout's build find the other's stale.
+    let root = Path::new("").to_path_buf();
     let out_dir = Path::new(&std::env::var("OUT_DIR").expect("cargo sets it")).to_path_buf();
     triplex_levels(&out_dir);
     for game in ["popucom", "go", "edges", "chess", "triplex"] {
@@ -191,7 +194,10 @@ fn main() {
         std::fs::write(out_dir.join(format!("{game}.css")), minify_css(&css)).expect("OUT_DIR is writable");
         // What only the game's page shows (the chess variant card), apart for the other bundles.
         let page_path = root.join(format!("src/games/{game}/picker.css"));
-        println!("cargo::rerun-if-changed={}", page_path.display());
+        // A missing file would count as changed on every build (recompiling the site each time):
+        // without one, the game's folder is watched, where it would appear.
+        let watched = if page_path.is_file() { page_path.clone() } else { root.join(format!("src/games/{game}")) };
+        println!("cargo::rerun-if-changed={}", watched.display());
         let page_css = std::fs::read_to_string(&page_path).unwrap_or_default();
         std::fs::write(out_dir.join(format!("{game}-page.css")), minify_css(&page_css)).expect("OUT_DIR is writable");
     }
