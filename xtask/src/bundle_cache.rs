@@ -5,7 +5,8 @@
 //! depends only on the files of `site/` and `core/`, the workspace's manifests, lock file and cargo
 //! config, the toolchain, and the arguments, rustflags and environment of its build: their
 //! hash names a copy of the WASM cargo built, which a later build with the same inputs takes
-//! instead of calling cargo.
+//! instead of calling cargo. Binaryen's pass over the bundle (about 10 s each with npm's
+//! `wasm-opt`) is kept the same way, by the hash of its input and settings.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,30 @@ pub fn keep(bundle: &str, key: &str, built: &Path) -> Result<PathBuf> {
     // Written under another name first: a build stopped half-way leaves no bundle under the key.
     let partial = folder.join(format!("{key}.partial"));
     std::fs::copy(built, &partial).with_context(|| format!("copying {}", built.display()))?;
+    std::fs::rename(&partial, &kept)?;
+    Ok(kept)
+}
+
+/// Binaryen's output for `input` (the bundle's WASM after wasm-bindgen) with `settings` (the tool
+/// and its arguments): kept from an earlier build, or made by `optimise` (input, output) and kept.
+pub fn optimised(
+    bundle: &str,
+    input: &Path,
+    settings: &str,
+    optimise: impl FnOnce(&Path, &Path) -> Result<()>,
+) -> Result<PathBuf> {
+    let mut hash = Sha256::new();
+    hash.update(std::fs::read(input).with_context(|| format!("reading {}", input.display()))?);
+    hash.update(settings.as_bytes());
+    let key: String = hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
+    let folder = folder(bundle);
+    let kept = folder.join(format!("optimised-{key}.wasm"));
+    if kept.is_file() {
+        return Ok(kept);
+    }
+    std::fs::create_dir_all(&folder)?;
+    let partial = folder.join(format!("optimised-{key}.partial"));
+    optimise(input, &partial)?;
     std::fs::rename(&partial, &kept)?;
     Ok(kept)
 }

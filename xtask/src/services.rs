@@ -1,7 +1,7 @@
 //! Installs the programs the integration tests start (they start and stop them themselves):
 //! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver, GNU Go and Python 3 (for the
-//! shared Go checking scripts), and Binaryen for the site build, from Debian's packages,
-//! PostgREST 12, Lighthouse 12 (with the puppeteer-core it drives Chromium with) and the Vercel CLI
+//! shared Go checking scripts) from Debian's packages,
+//! PostgREST 12, Binaryen 123 (for the site build), Lighthouse 12 (with the puppeteer-core it drives Chromium with) and the Vercel CLI
 //! (with its official Rust runtime) from the npm registry, and Fairy-Stockfish's Python binding (pyffish) from PyPI, into a per-user cache.
 //! Anything already present is left alone.
 
@@ -17,8 +17,10 @@ const LIGHTHOUSE_PACKAGE: (&str, &str) = ("lighthouse", "12.8.2");
 const PYFFISH_PACKAGE: &str = "pyffish==0.0.90";
 /// The Vercel CLI; it brings `@vercel/rust` 20, the runtime that builds `api/*.rs`.
 const VERCEL_PACKAGE: (&str, &str) = ("vercel", "64.0.2");
-/// Binaryen's optimiser where Debian's `binaryen` cannot be installed (no root, or Vercel's build
-/// image): the npm package's `wasm-opt`, Binaryen compiled to JavaScript, run by Node.js.
+/// Binaryen's optimiser for the site's bundles: the npm package's `wasm-opt` (Binaryen compiled to
+/// JavaScript and WebAssembly, run by Node.js), the same on every machine and on Vercel's build
+/// image. Debian 12's `binaryen` (108) breaks the bundles: their reference-typed table then fails
+/// to start in Chromium (`WebAssembly.Table.set(): Argument 1 is invalid`); 123 does not.
 const BINARYEN_PACKAGE: (&str, &str) = ("binaryen", "123.0.0");
 /// Its pinned dependency `sandbox` 4.4.0 is not on the npm registry this project's machines reach;
 /// 4.5.0 is, and builds the same.
@@ -158,20 +160,14 @@ pub fn vercel_cli() -> Result<PathBuf> {
     npm_install("npm-vercel", VERCEL_PACKAGE, VERCEL_OVERRIDES, ".bin/vercel")
 }
 
-/// Binaryen's `wasm-opt` for the site's bundles: `TABULA_WASM_OPT`, else the one on `PATH`, else
-/// Debian's `binaryen` (as root or with sudo), else the npm package's (Node.js only).
+/// Binaryen's `wasm-opt` for the site's bundles: `TABULA_WASM_OPT`, else npm's (`BINARYEN_PACKAGE`),
+/// installed if missing (with npm from Debian if that is missing too).
 pub fn wasm_opt() -> Result<PathBuf> {
     if let Some(path) = std::env::var_os("TABULA_WASM_OPT") {
         return Ok(PathBuf::from(path));
     }
-    if !on_path("wasm-opt") && (is_root() || on_path("sudo")) && on_path("apt-get") {
-        apt_install(&["binaryen".to_owned()])?;
-    }
-    if on_path("wasm-opt") {
-        return Ok(PathBuf::from("wasm-opt"));
-    }
     if !on_path("npm") {
-        bail!("the site needs Binaryen's wasm-opt: install Debian's binaryen (or npm, or set TABULA_WASM_OPT)");
+        apt_install(&["npm".to_owned()])?;
     }
     npm_install("npm-binaryen", BINARYEN_PACKAGE, &[], ".bin/wasm-opt")
 }
@@ -194,10 +190,6 @@ pub fn ensure_test_services() -> Result<Services> {
     }
     if !on_path("chromedriver") {
         packages.push("chromium-driver".to_owned());
-    }
-    // The site build's optimiser (`wasm_opt`), in the same apt run.
-    if !on_path("wasm-opt") && std::env::var_os("TABULA_WASM_OPT").is_none() {
-        packages.push("binaryen".to_owned());
     }
     // The Go rule checks: GNU Go is the reference, the shared scripts are Python.
     if !Path::new("/usr/games/gnugo").is_file() {

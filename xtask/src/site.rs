@@ -288,8 +288,10 @@ fn build_bundle(
     crate::float_formatting::drop(output.wasm_mut()).with_context(|| format!("bundle {name}"))?;
     output.emit(&scratch).context("wasm-bindgen")?;
     let js = minify_js(&std::fs::read_to_string(scratch.join(format!("{name}.js")))?)?;
-    let optimised = scratch.join(format!("{name}_opt.wasm"));
-    optimise_wasm(wasm_opt, &scratch.join(format!("{name}_bg.wasm")), &optimised)?;
+    let arguments = wasm_opt_arguments();
+    let optimise = |input: &Path, output: &Path| optimise_wasm(wasm_opt, &arguments, input, output);
+    let settings = format!("{} {}", wasm_opt.display(), arguments.join(" "));
+    let optimised = bundle_cache::optimised(name, &scratch.join(format!("{name}_bg.wasm")), &settings, optimise)?;
     let wasm = std::fs::read(&optimised)?;
     let (js_name, wasm_name) = (hashed(name, "js", js.as_bytes()), hashed(name, "wasm", &wasm));
     std::fs::write(assets.join(&js_name), &js)?;
@@ -302,28 +304,31 @@ fn build_bundle(
 /// (hints only: WebAssembly allows any alignment; one value for all compresses better): 3% off a
 /// bundle's gzip, where `-Os`, `-Oz` and `-O2` make it 7% *larger* (their inlining and function
 /// reordering compress worse; measured in `docs/PERFORMANCE.md`). Passes run in the order given.
-fn optimise_wasm(wasm_opt: &Path, input: &Path, output: &Path) -> Result<()> {
-    // What rustc's wasm32 target emits by default.
-    let features = [
+fn wasm_opt_arguments() -> Vec<&'static str> {
+    let mut arguments = vec![
+        // What rustc's wasm32 target emits by default.
         "--enable-bulk-memory",
         "--enable-sign-ext",
         "--enable-mutable-globals",
         "--enable-nontrapping-float-to-int",
         "--enable-reference-types",
         "--enable-multivalue",
-    ];
-    let passes = [
+        // The passes.
         "-O1",
         "--duplicate-function-elimination",
         "--dae-optimizing",
         "--duplicate-function-elimination",
         "--dealign",
     ];
-    let mut command = Command::new(wasm_opt);
-    command.args(features).args(passes).arg(input).arg("-o").arg(output);
     if std::env::var_os("TABULA_WASM_NAMES").is_some() {
-        command.arg("--debuginfo");
+        arguments.push("--debuginfo");
     }
+    arguments
+}
+
+fn optimise_wasm(wasm_opt: &Path, arguments: &[&str], input: &Path, output: &Path) -> Result<()> {
+    let mut command = Command::new(wasm_opt);
+    command.args(arguments).arg(input).arg("-o").arg(output);
     let result = command.output().with_context(|| format!("could not run {}", wasm_opt.display()))?;
     if !result.status.success() {
         bail!("wasm-opt {} failed ({}):\n{}", input.display(), result.status, String::from_utf8_lossy(&result.stderr));

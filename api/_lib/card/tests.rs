@@ -177,6 +177,11 @@ fn vercel_rewrites_crawlers_as_tabula_serve_does() {
     assert!(crawler_rule < plain_rule, "the crawlers' rule comes first");
     let rule = &rewrites[crawler_rule];
     assert_eq!(rule["has"], json!([{"type": "header", "key": "user-agent", "value": vercel_agent_pattern()}]));
-    assert_eq!(rule["destination"], "/api/card?roomId=:code&format=html");
+    // The one API function reads the destination as the card page tabula serve rewrites to.
+    let destination = rule["destination"].as_str().unwrap().replace(":code", "abc");
+    assert!(destination.starts_with("/api/game?"), "{destination}");
+    let request = axum::http::Request::builder().uri(destination.as_str()).body(()).unwrap();
+    let seen = crate::function::path_from_rewrite(request).uri().to_string();
+    assert_eq!(seen, card_page_uri("abc").unwrap().to_string(), "{destination}");
     assert_eq!(card_page_uri("abc").unwrap(), "/api/card?roomId=abc&format=html");
 }
