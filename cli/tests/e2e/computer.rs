@@ -14,8 +14,29 @@ use super::common::Server;
 use super::{exclusive, expected_board, index};
 
 /// How long a move of the top level may take to arrive: it is sized to think about a second on the
-/// project's 2-core machine; the rest is headroom for a busier machine.
+/// project's 2-core machine; the rest is headroom for a busier machine. On a slower CPU the bound
+/// is the same search run natively there, times `WASM_ALLOWANCE` (`reply_bound`): the machine kind
+/// is fixed but its CPU changes, and a fixed bound alone failed on one (POPUCOM's first reply
+/// 1.96 s, Edges & Blocks 1.68 s, where another CPU of the kind took about 1 s).
 const TOP_LEVEL_BUDGET: Duration = Duration::from_millis(1500);
+
+/// The worker runs the engine at 90 to 99% of native speed (docs/AI.md); twice the native time
+/// leaves room for its first reply's warm-up, and still fails a worker that is much slower
+/// (a debug build, a bundle built without the engine's optimisation lost half the speed).
+const WASM_ALLOWANCE: f64 = 2.0;
+
+/// How long the browser's reply may have taken: `TOP_LEVEL_BUDGET`, or twice the same search in
+/// native code on this machine now (level 5 from the position before the reply), where that is
+/// more. Measured after the reply arrived, so the two never share the CPU.
+fn reply_bound(game: &str, config: &Value, moves_before: &[Value]) -> (Duration, Duration) {
+    let kind: GameKind = game.parse().unwrap();
+    let mut player = tabula_core::ai::AnyPlayer::new(kind, 5, 11).unwrap();
+    let started = Instant::now();
+    let choice = player.choose(config, moves_before, None).unwrap();
+    let native = started.elapsed();
+    assert!(choice.is_some(), "{game}: the native search finds a move");
+    (native, TOP_LEVEL_BUDGET.max(native.mul_f64(WASM_ALLOWANCE)))
+}
 
 /// Starts recording the page's long tasks (`window.longTasks`: their durations in ms).
 async fn record_long_tasks(client: &fantoccini::Client) {
@@ -95,22 +116,23 @@ async fn the_computer_plays_popucom_in_a_worker_while_the_page_stays_responsive(
             &client,
             "popucom",
             game.moves_played() as usize + 1,
-            TOP_LEVEL_BUDGET * 2,
+            TOP_LEVEL_BUDGET * 4,
             "the computer's move",
         )
         .await;
-        times.push(took);
-        let (_, moves) = saved(&client, "popucom").await;
+        let (config, moves) = saved(&client, "popucom").await;
+        let (native, bound) = reply_bound("popucom", &config, &moves[..moves.len() - 1]);
+        times.push((took, native, bound));
         let reply: tabula_core::popucom::Cell = serde_json::from_value(moves.last().unwrap().clone()).unwrap();
         game.play(&reply).expect("the computer's move is legal");
         wait_until(&client, "return document.getElementById('thinking').textContent === ''", 5, "thinking to end")
             .await;
         assert_eq!(board(&client).await, expected_board(&game), "the page shows the engine's board");
     }
-    println!("POPUCOM level 5, the computer's moves arrived in {times:?}");
+    println!("POPUCOM level 5, the computer's moves arrived in (browser, native, bound) {times:?}");
     assert!(thinking_seen, "\"Thinking\" showed while the computer thought");
-    for took in &times {
-        assert!(*took < TOP_LEVEL_BUDGET, "a move took {took:?}, over {TOP_LEVEL_BUDGET:?}");
+    for (took, native, bound) in &times {
+        assert!(took < bound, "a move took {took:?}, over {bound:?} (native {native:?})");
     }
     let tasks = long_tasks(&client).await;
     assert!(tasks.iter().all(|&ms| ms <= 100), "main-thread tasks while the computer played: {tasks:?} ms");
@@ -150,15 +172,16 @@ async fn the_computer_answers_in_go_edges_and_chess_at_the_top_level_within_its_
         record_long_tasks(&client).await;
         type_move(&client, opening).await;
         moves_reach(&client, game, 1, Duration::from_secs(5), &format!("{game}: the player's move")).await;
-        let took = moves_reach(&client, game, 2, TOP_LEVEL_BUDGET * 2, &format!("{game}: the computer's reply")).await;
+        let took = moves_reach(&client, game, 2, TOP_LEVEL_BUDGET * 4, &format!("{game}: the computer's reply")).await;
         let (config, moves) = saved(&client, game).await;
+        let (native, bound) = reply_bound(game, &config, &moves[..1]);
         let kind: GameKind = game.parse().unwrap();
         kind.replay(&config, &moves)
             .unwrap_or_else(|e| panic!("{game}: the computer's move {moves:?} is illegal: {e:?}"));
         let tasks = long_tasks(&client).await;
-        report.push(format!("{game}: {took:?}, long tasks {tasks:?}"));
+        report.push(format!("{game}: {took:?} (native {native:?}, bound {bound:?}), long tasks {tasks:?}"));
         println!("{}", report.last().unwrap());
-        assert!(took < TOP_LEVEL_BUDGET, "{game}: the reply took {took:?}");
+        assert!(took < bound, "{game}: the reply took {took:?}, over {bound:?}");
         assert!(tasks.iter().all(|&ms| ms <= 100), "{game}: main-thread tasks while it thought: {tasks:?} ms");
         js(&client, &format!("localStorage.removeItem('tabula.local.{game}'); return true")).await;
     }
