@@ -5,11 +5,13 @@
 //! `PERFORMANCE_BAR` for performance (the median of five runs); writes the table to
 //! `target/lighthouse.md` (docs/PERFORMANCE.md keeps it), pages under the goal of 95 marked.
 //!
-//! The performance score moves with what the 2-core machine is doing (its 4x CPU slowdown
-//! multiplies it): the same page's runs were seen from 85 to 98 within one test run, so a bar at 90
-//! failed CI on noise. The bar sits under the lowest run of 20 of the slowest pages
-//! (docs/PERFORMANCE.md), where a real regression (a bundle loaded on first paint that should not
-//! be, a long task) still lands; the goal of 95 is reported, not enforced.
+//! The performance score moves with the machine (its 4x CPU slowdown multiplies what the 2-core
+//! machine is doing, and the kind's CPU changes): on one CPU the Triplex page's five runs were 80
+//! to 93 in one test run and 83 to 93 over 20 runs, so the old bar of 90 failed CI on noise. For
+//! the median of five to fall under `PERFORMANCE_BAR`, three runs must fall 5 points under any run
+//! seen of the slowest pages (docs/PERFORMANCE.md); a real regression (a bundle loaded on first
+//! paint that should not be, a long task, a layout shift) costs more. The goal of 95 is reported
+//! per page, not enforced.
 //!
 //! While working on one page: `TABULA_LIGHTHOUSE_ONLY=room` runs the pages whose name holds those
 //! words, and `TABULA_LIGHTHOUSE_RUNS=20` runs each that many times (the noise measurement).
@@ -28,7 +30,7 @@ use serde_json::{json, Value};
 use common::Server;
 
 /// Fails a page whose median performance score is below this (see the module's comment).
-const PERFORMANCE_BAR: u64 = 80;
+const PERFORMANCE_BAR: u64 = 75;
 /// The site's goal, reported per page.
 const PERFORMANCE_GOAL: u64 = 95;
 
