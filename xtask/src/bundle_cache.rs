@@ -6,7 +6,8 @@
 //! config, the toolchain, and the arguments, rustflags and environment of its build: their
 //! hash names a copy of the WASM cargo built, which a later build with the same inputs takes
 //! instead of calling cargo. Binaryen's pass over the bundle (about 10 s each with npm's
-//! `wasm-opt`) is kept the same way, by the hash of its input and settings.
+//! `wasm-opt`) is kept the same way, by the hash of its input and settings, and so are the gzip and
+//! brotli copies of the site's files.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -54,7 +55,12 @@ pub fn key(cargo_args: &str, rustflags: &str, envs: &[(&str, &OsStr)]) -> Result
         add(file.as_os_str().as_encoded_bytes());
         add(&std::fs::read(root.join(&file)).unwrap_or_default());
     }
-    Ok(hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect())
+    Ok(hex(&hash.finalize(), 16))
+}
+
+/// The first `bytes` bytes of a digest in hexadecimal: cache keys and asset names.
+pub fn hex(digest: &[u8], bytes: usize) -> String {
+    digest.iter().take(bytes).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The files under `folder` (relative to `root`), but the built site.
@@ -107,18 +113,51 @@ pub fn optimised(
     settings: &str,
     optimise: impl FnOnce(&Path, &Path) -> Result<()>,
 ) -> Result<PathBuf> {
+    let bytes = std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
+    derived(&folder(bundle), "optimised-", &bytes, settings, |output| optimise(input, output))
+}
+
+/// The gzip or brotli copy (`settings` names which, and how) of a file of the built site: kept from
+/// an earlier build, or made by `compress` and kept. Brotli at its best quality takes about a
+/// minute over the site's 10 MB, most of them bundles that did not change.
+pub fn compressed(bytes: &[u8], settings: &str, compress: impl FnOnce(&[u8]) -> Result<Vec<u8>>) -> Result<PathBuf> {
+    let folder = target_dir().join("site-compressed");
+    derived(&folder, "", bytes, settings, |output| Ok(std::fs::write(output, compress(bytes)?)?))
+}
+
+/// Removes the compressed copies no file of the last build used (`used`, as `compressed` returned them).
+pub fn forget_compressed_but(used: &[PathBuf]) -> Result<()> {
+    let folder = target_dir().join("site-compressed");
+    for entry in std::fs::read_dir(&folder).into_iter().flatten() {
+        let path = entry?.path();
+        if !used.contains(&path) {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
+}
+
+/// What `produce` writes from `input` with `settings`, kept in `folder` under `prefix` and the hash
+/// of both: taken from there when an earlier build made it.
+fn derived(
+    folder: &Path,
+    prefix: &str,
+    input: &[u8],
+    settings: &str,
+    produce: impl FnOnce(&Path) -> Result<()>,
+) -> Result<PathBuf> {
     let mut hash = Sha256::new();
-    hash.update(std::fs::read(input).with_context(|| format!("reading {}", input.display()))?);
+    hash.update(input);
     hash.update(settings.as_bytes());
-    let key: String = hash.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect();
-    let folder = folder(bundle);
-    let kept = folder.join(format!("optimised-{key}.wasm"));
+    let key = hex(&hash.finalize(), 16);
+    let kept = folder.join(format!("{prefix}{key}"));
     if kept.is_file() {
         return Ok(kept);
     }
-    std::fs::create_dir_all(&folder)?;
-    let partial = folder.join(format!("optimised-{key}.partial"));
-    optimise(input, &partial)?;
+    std::fs::create_dir_all(folder)?;
+    // Written under another name first: a build stopped half-way leaves nothing under the key.
+    let partial = folder.join(format!("{prefix}{key}.partial"));
+    produce(&partial)?;
     std::fs::rename(&partial, &kept)?;
     Ok(kept)
 }

@@ -50,9 +50,13 @@ fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
     Ok(encoder.finish()?)
 }
 
+const BROTLI_QUALITY: i32 = 11;
+const BROTLI_WINDOW: i32 = 22;
+
 fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    let params = brotli::enc::BrotliEncoderParams { quality: 11, lgwin: 22, ..Default::default() };
+    let params =
+        brotli::enc::BrotliEncoderParams { quality: BROTLI_QUALITY, lgwin: BROTLI_WINDOW, ..Default::default() };
     brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
     Ok(out)
 }
@@ -118,9 +122,7 @@ fn prerender(pieces: &Asset) -> Result<Manifest> {
 /// `name-<8 hex digits of the content's SHA-256>.ext`, so an asset's URL changes with its content
 /// and can be cached forever.
 fn hashed(name: &str, ext: &str, bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    format!("{name}-{hex}.{ext}")
+    format!("{name}-{}.{ext}", bundle_cache::hex(&Sha256::digest(bytes), 4))
 }
 
 /// A content-hashed file of `/assets/`.
@@ -521,22 +523,50 @@ fn write_crawler_files(dist: &Path, pages: &[Page]) -> Result<()> {
 }
 
 /// Gzip and brotli copies of every compressible file, which `tabula serve` sends by
-/// `Accept-Encoding` (Vercel compresses by itself).
+/// `Accept-Encoding` (Vercel compresses by itself). Kept between builds by content
+/// (`bundle_cache::compressed`), and made on both cores.
 fn precompress(dir: &Path) -> Result<()> {
+    let mut files = Vec::new();
+    compressible_files(dir, &mut files)?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let used = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|first| {
+                let (files, used) = (&files, &used);
+                scope.spawn(move || -> Result<()> {
+                    for path in files.iter().skip(first).step_by(threads) {
+                        let bytes = std::fs::read(path)?;
+                        let name = path.file_name().expect("a file").to_string_lossy().into_owned();
+                        let brotli_settings = format!("brotli {BROTLI_QUALITY} {BROTLI_WINDOW}");
+                        let copies: [(&str, &str, fn(&[u8]) -> Result<Vec<u8>>); 2] =
+                            [("gz", "gzip best", gzip), ("br", &brotli_settings, brotli)];
+                        for (ext, settings, compress) in copies {
+                            let kept = bundle_cache::compressed(&bytes, settings, compress)?;
+                            std::fs::copy(&kept, path.with_file_name(format!("{name}.{ext}")))?;
+                            used.lock().expect("no worker panics").push(kept);
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|worker| worker.join().expect("a compressing thread panicked"))
+    })?;
+    bundle_cache::forget_compressed_but(&used.into_inner().expect("no worker panics"))
+}
+
+fn compressible_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {
-            precompress(&path)?;
+            compressible_files(&path, files)?;
             continue;
         }
         let compressible = ["html", "js", "wasm", "css", "svg", "xml", "txt", "json"];
-        if !path.extension().and_then(|e| e.to_str()).is_some_and(|e| compressible.contains(&e)) {
-            continue;
+        if path.extension().and_then(|e| e.to_str()).is_some_and(|e| compressible.contains(&e)) {
+            files.push(path);
         }
-        let bytes = std::fs::read(&path)?;
-        let name = path.file_name().expect("a file").to_string_lossy().into_owned();
-        std::fs::write(path.with_file_name(format!("{name}.gz")), gzip(&bytes)?)?;
-        std::fs::write(path.with_file_name(format!("{name}.br")), brotli(&bytes)?)?;
     }
     Ok(())
 }
