@@ -1,4 +1,4 @@
-//! Configuration from environment variables (documented in README and `.env.example`), turned into
+//! Configuration from environment variables (documented in docs/CONFIGURATION.md and `.env.example`), turned into
 //! the router's state: which store, which rate limiter, the cron secret.
 
 use std::num::NonZeroU32;

@@ -1,5 +1,5 @@
 //! `tabula serve`: the API and the built site on one port, for playing on one machine or a LAN.
-//! Rooms live in a SQLite file unless Supabase is configured (see README, Configuration).
+//! Rooms live in a SQLite file unless Supabase is configured (see docs/CONFIGURATION.md).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

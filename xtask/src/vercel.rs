@@ -14,7 +14,7 @@ use crate::workspace_root;
 
 /// The project settings `vercel build` reads (`.vercel/project.json`, which `vercel link` writes
 /// for a real project): the ids are placeholders (nothing is uploaded), the settings those the
-/// README tells a user to choose. Build, install and output commands come from `vercel.json`.
+/// docs/DEPLOY.md tells a user to choose. Build, install and output commands come from `vercel.json`.
 const PROJECT_SETTINGS: &str = r#"{
   "projectId": "prj_tabula_local_build",
   "orgId": "team_tabula_local_build",

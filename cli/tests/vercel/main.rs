@@ -76,7 +76,7 @@ fn api_binaries() -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Every public API path the site and the platform call (README's API table, the cron), each
+/// Every public API path the site and the platform call (docs/API.md's table, the cron), each
 /// with the path the function's router must see.
 const PUBLIC_API_PATHS: [&str; 7] =
     ["/api/game", "/api/lobby", "/api/push", "/api/card", "/api/triplex/solve", "/api/triplex/records", "/api/cron"];
@@ -263,7 +263,7 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
     );
 }
 
-/// The functions' environment with the README's variables, on the test's services. `store` and
+/// The functions' environment with docs/DEPLOY.md's variables, on the test's services. `store` and
 /// `redis` are (name, value) pairs: `SUPABASE_URL` (behind a stand-in for Supabase's gateway) or
 /// `SUPABASE_REST_URL`, `KV_URL` (as Vercel's Upstash integration names it) or `REDIS_URL`.
 fn function_env(
