@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::push::{Push, RoomChanges};
 use crate::ratelimit::{Limiters, LocalLimiter, RedisLimiter};
-use crate::routes::AppState;
+use crate::state::AppState;
 use crate::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
 
 /// The deployed functions' limit when `RATE_LIMIT_PER_MINUTE` is not set.

@@ -84,4 +84,30 @@ mod tests {
         assert_eq!(after("/api/game?route=lobby"), "/api/game?route=lobby");
         assert_eq!(after("/api/game?route=/x%3Fy"), "/api/game?route=/x%3Fy");
     }
+
+    #[test]
+    fn vercel_rewrites_crawlers_as_tabula_serve_does() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/vercel.json");
+        let config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let rewrites = config["rewrites"].as_array().unwrap();
+        let crawler_rule = rewrites
+            .iter()
+            .position(|rule| rule["source"] == "/room/:code" && rule["has"].is_array())
+            .expect("vercel.json rewrites crawlers' /room/:code");
+        let plain_rule =
+            rewrites.iter().position(|rule| rule["source"] == "/room/:code" && rule["has"].is_null()).unwrap();
+        assert!(crawler_rule < plain_rule, "the crawlers' rule comes first");
+        let rule = &rewrites[crawler_rule];
+        assert_eq!(
+            rule["has"],
+            serde_json::json!([{"type": "header", "key": "user-agent", "value": crate::card::vercel_agent_pattern()}])
+        );
+        // The one API function reads the destination as the card page tabula serve rewrites to.
+        let destination = rule["destination"].as_str().unwrap().replace(":code", "abc");
+        assert!(destination.starts_with("/api/game?"), "{destination}");
+        let request = axum::http::Request::builder().uri(destination.as_str()).body(()).unwrap();
+        let seen = path_from_rewrite(request).uri().to_string();
+        assert_eq!(seen, crate::card::card_page_uri("abc").unwrap().to_string(), "{destination}");
+        assert_eq!(crate::card::card_page_uri("abc").unwrap(), "/api/card?roomId=abc&format=html");
+    }
 }

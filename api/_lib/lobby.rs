@@ -14,7 +14,8 @@ use std::collections::HashSet;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::routing::get;
+use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -23,9 +24,17 @@ use tabula_core::{GameKind, Seat};
 
 use crate::body::{JsonBody, CREATE_BODY_LIMIT};
 use crate::error::ApiError;
+use crate::http::{with_etag, within_deadline};
 use crate::room::{now, timestamp, LoadedRoom, Room, RoomId};
-use crate::routes::{claim_seat, display_name, requested_game, with_etag, AppState};
+use crate::seats::{claim_seat, display_name, requested_game};
+use crate::state::AppState;
 use crate::token::hash_token;
+
+/// This module's path.
+pub(crate) fn routes() -> Router<AppState> {
+    let lobby = get(get_lobby).post(post_quick_play).layer(axum::middleware::from_fn(within_deadline));
+    Router::new().route("/api/lobby", lobby)
+}
 
 /// The most rooms each list shows.
 pub const LIST_LIMIT: usize = 50;

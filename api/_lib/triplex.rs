@@ -5,16 +5,26 @@
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::routing::{get, post};
+use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 use tabula_core::triplex::catalog;
 
 use crate::body::JsonBody;
 use crate::error::ApiError;
+use crate::http::within_deadline;
 use crate::room::now;
-use crate::routes::AppState;
+use crate::state::AppState;
 use crate::store::Solve;
+
+/// This module's paths.
+pub(crate) fn routes() -> Router<AppState> {
+    let deadline = || axum::middleware::from_fn(within_deadline);
+    Router::new()
+        .route("/api/triplex/solve", post(post_solve).layer(deadline()))
+        .route("/api/triplex/records", get(get_records).layer(deadline()))
+}
 
 /// A name is what a player typed, trimmed, runs of spaces made one, at most this many characters.
 pub const SOLVER_NAME_MAX_CHARS: usize = 24;

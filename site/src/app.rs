@@ -2,7 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::games::{screens, Slug};
+use crate::catalogue::Slug;
+use crate::games::screens;
 use crate::i18n::{tr, use_i18n, I18n, Lang};
 use crate::pages::game::GamePage;
 #[cfg(feature = "home-pages")]
@@ -10,7 +11,7 @@ use crate::pages::home::Home;
 #[cfg(feature = "home-pages")]
 use crate::pages::missing::{NotFound, RoomElsewhere};
 use crate::route::{Link, Route, Router};
-use crate::storage::{self, Settings};
+use crate::storage;
 use crate::{browser, pages};
 
 #[component]
@@ -30,11 +31,6 @@ fn LanguageSwitch() -> impl IntoView {
             </select>
         </label>
     }
-}
-
-/// This device's settings (storage.rs), shared through context; changes are saved at once.
-pub fn use_settings() -> RwSignal<Settings> {
-    expect_context::<RwSignal<Settings>>()
 }
 
 /// The app at `route`, in a bundle carrying the screens of `bundle` (`None`: the home bundle).

@@ -323,7 +323,7 @@ mod tests {
             }
         }
         assert!(named.len() > 60, "found only {named:?}");
-        for slug in crate::games::Slug::ALL {
+        for slug in crate::catalogue::Slug::ALL {
             named.insert(slug.title_id().to_owned());
             named.insert(slug.pitch_id().to_owned());
             named.extend(slug.rules_ids().iter().map(|id| id.to_string()));

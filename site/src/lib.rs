@@ -13,6 +13,7 @@
 mod api;
 mod app;
 mod browser;
+mod catalogue;
 pub mod games;
 mod i18n;
 mod pages;
@@ -40,8 +41,8 @@ pub fn room_code(random: u64) -> String {
 }
 
 /// The game whose screens this bundle carries; `None` in the home bundle.
-pub fn bundle_game() -> Option<games::Slug> {
-    games::Slug::ALL.into_iter().find(|slug| games::screens(*slug).is_some())
+pub fn bundle_game() -> Option<catalogue::Slug> {
+    catalogue::Slug::ALL.into_iter().find(|slug| games::screens(*slug).is_some())
 }
 
 // The worker bundle starts nothing: its page side calls `worker::answer`.

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use serde::Serialize;
 
 use crate::app::App;
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::{I18n, Lang};
 use crate::route::Route;
 

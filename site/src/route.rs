@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
 
 use crate::browser;
-use crate::games::{screens, Slug};
+use crate::catalogue::Slug;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -110,9 +110,9 @@ impl Router {
             Route::Game(Slug::Triplex) => cfg!(feature = "triplex"),
             #[cfg(feature = "triplex")]
             Route::TriplexLevel(_) => true,
-            Route::Game(slug) => cfg!(feature = "game-page") && screens(slug).is_some(),
-            Route::Local(slug) => cfg!(feature = "local-screen") && screens(slug).is_some(),
-            Route::Room(_) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| screens(slug).is_some()),
+            Route::Game(slug) => cfg!(feature = "game-page") && slug.screens_built(),
+            Route::Local(slug) => cfg!(feature = "local-screen") && slug.screens_built(),
+            Route::Room(_) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| slug.screens_built()),
         }
     }
 

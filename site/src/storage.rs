@@ -94,6 +94,11 @@ pub fn save_settings(settings: &Settings) {
     }
 }
 
+/// This device's settings, shared through context (`app.rs` provides them and saves each change).
+pub fn use_settings() -> leptos::prelude::RwSignal<Settings> {
+    leptos::prelude::expect_context::<leptos::prelude::RwSignal<Settings>>()
+}
+
 /// A seat held in a room: which seat, the secret token that proves it, and the room's game (for
 /// the home's "continue" list; absent in seats saved by the first version).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -152,7 +157,7 @@ pub struct SavedGame {
     pub moves: Vec<Value>,
     /// The computer opponent, in a game against it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub computer: Option<crate::play::Opponent>,
+    pub computer: Option<Opponent>,
 }
 
 pub fn saved_game(game: &str) -> Option<SavedGame> {
@@ -189,9 +194,46 @@ pub fn save_custom_variant_checked(config: &Value) {
     set("tabula.chess.custom.checked", &config.to_string());
 }
 
+/// A computer opponent in a local game: its level (1 to 5), the seat it plays, and the seed of its
+/// random choices, so that a game against it replays the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opponent {
+    pub level: u8,
+    pub seat: u8,
+    pub seed: u64,
+}
+
+impl Opponent {
+    /// The opponent the address asks for (`computer=3&side=2`: level 3, the player takes the second
+    /// seat), if it asks for one.
+    pub fn from_query(query: &str) -> Option<Opponent> {
+        let value = |key: &str| {
+            query.split('&').filter_map(|pair| pair.split_once('=')).find(|(k, _)| *k == key).map(|(_, v)| v)
+        };
+        let level = value("computer")?.parse::<u8>().ok().filter(|l| (1..=5).contains(l))?;
+        let side = value("side").and_then(|s| s.parse::<u8>().ok()).filter(|s| *s == 2).unwrap_or(1);
+        Some(Opponent { level, seat: 3 - side, seed: crate::browser::random_u64() })
+    }
+
+    /// The address's part for this opponent, with the player on seat `side`.
+    pub fn query(level: u8, side: u8) -> String {
+        format!("computer={level}&side={side}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_address_names_the_level_and_the_player_s_side() {
+        let opponent = Opponent::from_query("size=9&computer=4&side=2").unwrap();
+        assert_eq!((opponent.level, opponent.seat), (4, 1));
+        let opponent = Opponent::from_query(&Opponent::query(2, 1)).unwrap();
+        assert_eq!((opponent.level, opponent.seat), (2, 2));
+        assert_eq!(Opponent::from_query("computer=9"), None);
+        assert_eq!(Opponent::from_query("size=9"), None);
+    }
     use serde_json::json;
 
     #[test]

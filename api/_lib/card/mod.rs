@@ -13,12 +13,20 @@ use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, Uri};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::ApiError;
+use crate::http::within_deadline;
 use crate::room::RoomId;
-use crate::routes::AppState;
+use crate::state::AppState;
+
+/// This module's path (`/room/<code>` for crawlers is `routes::function_router`'s).
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new().route("/api/card", get(get_card).layer(axum::middleware::from_fn(within_deadline)))
+}
 
 /// What the User-Agent of a link-preview crawler contains (as they send it, case and all).
 pub const LINK_PREVIEW_AGENTS: &[&str] = &[
@@ -54,7 +62,7 @@ pub fn vercel_agent_pattern() -> String {
 }
 
 /// The address a crawler's `/room/<code>` is answered from (Vercel's rewrite says the same).
-fn card_page_uri(code: &str) -> Option<Uri> {
+pub(crate) fn card_page_uri(code: &str) -> Option<Uri> {
     let id = RoomId::parse(code).ok()?;
     format!("/api/card?roomId={}&format=html", id.as_str()).parse().ok()
 }

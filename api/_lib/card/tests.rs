@@ -1,3 +1,6 @@
+//! The share cards drawn for every game and answered as PNG or as a crawler's page, and the
+//! link-preview User-Agents told apart from browsers.
+
 use serde_json::{json, Value};
 use tabula_core::GameKind;
 use tiny_skia::Pixmap;
@@ -162,26 +165,4 @@ fn crawlers_are_told_from_browsers() {
     ] {
         assert!(!is_link_preview(browser), "{browser}");
     }
-}
-
-#[test]
-fn vercel_rewrites_crawlers_as_tabula_serve_does() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/vercel.json");
-    let config: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let rewrites = config["rewrites"].as_array().unwrap();
-    let crawler_rule = rewrites
-        .iter()
-        .position(|rule| rule["source"] == "/room/:code" && rule["has"].is_array())
-        .expect("vercel.json rewrites crawlers' /room/:code");
-    let plain_rule = rewrites.iter().position(|rule| rule["source"] == "/room/:code" && rule["has"].is_null()).unwrap();
-    assert!(crawler_rule < plain_rule, "the crawlers' rule comes first");
-    let rule = &rewrites[crawler_rule];
-    assert_eq!(rule["has"], json!([{"type": "header", "key": "user-agent", "value": vercel_agent_pattern()}]));
-    // The one API function reads the destination as the card page tabula serve rewrites to.
-    let destination = rule["destination"].as_str().unwrap().replace(":code", "abc");
-    assert!(destination.starts_with("/api/game?"), "{destination}");
-    let request = axum::http::Request::builder().uri(destination.as_str()).body(()).unwrap();
-    let seen = crate::function::path_from_rewrite(request).uri().to_string();
-    assert_eq!(seen, card_page_uri("abc").unwrap().to_string(), "{destination}");
-    assert_eq!(card_page_uri("abc").unwrap(), "/api/card?roomId=abc&format=html");
 }

@@ -47,7 +47,7 @@ const SOLVES: &str = "triplex_solves";
 const RECORDS: &str = "triplex_records";
 
 /// How long one PostgREST call may take, connecting included. A request makes at most a few
-/// calls and the router gives the whole request its own deadline (`routes::REQUEST_DEADLINE`).
+/// calls and the router gives the whole request its own deadline (`http::REQUEST_DEADLINE`).
 pub const CALL_DEADLINE: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// A request that never got an answer: PostgREST down, unreachable or too slow.

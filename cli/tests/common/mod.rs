@@ -1,3 +1,5 @@
+//! What the CLI's test binaries share: a `tabula serve` started on a free port with its own data
+//! file, and the waiting for ports.
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 

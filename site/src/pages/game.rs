@@ -6,9 +6,10 @@ use leptos::task::spawn_local;
 
 use super::home::JoinByCode;
 use crate::api::{self, ApiError};
-use crate::games::{
-    config_of, half_text, option_query, option_values, screens, Choice, GameOption, Label, OptionKind, Slug,
+use crate::catalogue::{
+    config_of, half_text, option_query, option_values, Choice, GameOption, Label, OptionKind, Slug,
 };
+use crate::games::screens;
 use crate::i18n::{tr, use_i18n, I18n};
 use crate::route::{use_router, Route};
 use crate::{browser, storage};
@@ -108,7 +109,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     let play_computer = move |_| {
         storage::forget_game(slug.name());
         let options = option_query(&values.get_untracked());
-        let computer = crate::play::Opponent::query(level.get_untracked(), side.get_untracked());
+        let computer = crate::storage::Opponent::query(level.get_untracked(), side.get_untracked());
         let query = if options.is_empty() { computer } else { format!("{options}&{computer}") };
         router.go_to(Route::Local(slug), &query, None);
     };

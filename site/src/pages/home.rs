@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::api::{self, ApiError};
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::{tr, use_i18n};
 use crate::route::{use_router, valid_room_code, Link, Route};
 use crate::storage;

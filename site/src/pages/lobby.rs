@@ -12,7 +12,7 @@ use leptos::task::spawn_local;
 use super::game::label_text;
 use crate::api::{self, Lobby, LobbyRoom};
 use crate::browser;
-use crate::games::{OptionKind, Slug};
+use crate::catalogue::{OptionKind, Slug};
 use crate::i18n::{tr, use_i18n, I18n};
 use crate::route::{Link, Route};
 

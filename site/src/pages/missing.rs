@@ -7,7 +7,7 @@ use leptos::task::spawn_local;
 
 use crate::api::{self, ApiError};
 use crate::browser;
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::{tr, use_i18n};
 use crate::route::{Link, Route};
 

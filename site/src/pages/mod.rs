@@ -8,7 +8,7 @@ pub mod home;
 pub mod lobby;
 pub mod missing;
 
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::I18n;
 use crate::route::Route;
 

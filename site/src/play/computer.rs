@@ -6,41 +6,13 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tabula_core::Game;
 
 use super::History;
 
-/// A computer opponent in a local game: its level (1 to 5), the seat it plays, and the seed of its
-/// random choices, so that a game against it replays the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Opponent {
-    pub level: u8,
-    pub seat: u8,
-    pub seed: u64,
-}
-
 /// The level hints come from: a sound suggestion that still answers fast.
 pub const HINT_LEVEL: u8 = 3;
-
-impl Opponent {
-    /// The opponent the address asks for (`computer=3&side=2`: level 3, the player takes the second
-    /// seat), if it asks for one.
-    pub fn from_query(query: &str) -> Option<Opponent> {
-        let value = |key: &str| {
-            query.split('&').filter_map(|pair| pair.split_once('=')).find(|(k, _)| *k == key).map(|(_, v)| v)
-        };
-        let level = value("computer")?.parse::<u8>().ok().filter(|l| (1..=5).contains(l))?;
-        let side = value("side").and_then(|s| s.parse::<u8>().ok()).filter(|s| *s == 2).unwrap_or(1);
-        Some(Opponent { level, seat: 3 - side, seed: crate::browser::random_u64() })
-    }
-
-    /// The address's part for this opponent, with the player on seat `side`.
-    pub fn query(level: u8, side: u8) -> String {
-        format!("computer={level}&side={side}")
-    }
-}
 
 /// What the computer answered (natively, where no worker runs, always `Failed`).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -206,16 +178,6 @@ fn ai_files(value: &wasm_bindgen::JsValue) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_address_names_the_level_and_the_player_s_side() {
-        let opponent = Opponent::from_query("size=9&computer=4&side=2").unwrap();
-        assert_eq!((opponent.level, opponent.seat), (4, 1));
-        let opponent = Opponent::from_query(&Opponent::query(2, 1)).unwrap();
-        assert_eq!((opponent.level, opponent.seat), (2, 2));
-        assert_eq!(Opponent::from_query("computer=9"), None);
-        assert_eq!(Opponent::from_query("size=9"), None);
-    }
 
     #[test]
     fn the_worker_s_answers_read_as_replies() {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use tabula_core::{Game, Rejection, Seat};
 
 use crate::browser;
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::storage::ConfirmMoves;
 
 /// What a game's board gets from the screen.
@@ -117,7 +117,7 @@ pub struct Confirm {
 
 impl Confirm {
     pub fn detect() -> Confirm {
-        let settings = crate::app::use_settings();
+        let settings = crate::storage::use_settings();
         Confirm {
             touch: browser::media_matches("(pointer: coarse)"),
             setting: Signal::derive(move || settings.with(|s| s.confirm)),

@@ -10,10 +10,11 @@ use super::computer::{self, Reply, HINT_LEVEL};
 use super::input::{carry_out, judge};
 use super::parts::{move_list, scoreboard, ConfirmBar};
 use super::picture::save_button;
-use super::{BoardProps, Confirm, GameUi, History, Opponent, Record};
+use super::{BoardProps, Confirm, GameUi, History, Record};
 use crate::browser;
-use crate::games::{config_of, option_values};
+use crate::catalogue::{config_of, option_values};
 use crate::i18n::{tr, use_i18n};
+use crate::storage::Opponent;
 use crate::storage::{self, SavedGame};
 
 /// The game to start with, and the computer opponent if there is one: the saved game if it has

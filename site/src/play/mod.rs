@@ -17,13 +17,12 @@ mod room;
 use leptos::prelude::*;
 use tabula_core::{Game, Seat};
 
-pub use computer::Opponent;
 pub use history::History;
 pub use input::{BoardProps, Confirm};
 pub use parts::{room_header, Diagram};
 pub use picture::Canvas;
 
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::I18n;
 
 /// What a game brings to the shared screen. Every method is about one game only; none of them

@@ -222,7 +222,7 @@ pub fn room_header(code: String) -> impl IntoView {
 /// This device's settings, at the foot of every game screen: move confirmation, the sound and the
 /// notification when it becomes your move, colour-blind shapes.
 pub fn settings_panel() -> impl IntoView {
-    let settings = crate::app::use_settings();
+    let settings = crate::storage::use_settings();
     let confirm = move || settings.with(|s| s.confirm);
     let choose = move |event: leptos::ev::Event| {
         let value = match event_target_value(&event).as_str() {

@@ -20,7 +20,7 @@ use super::picture::save_button;
 use super::push::Heard;
 use super::{BoardProps, Confirm, GameUi, History, Record};
 use crate::api::{self, ApiError, Fetched, RoomView};
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::{tr, use_i18n};
 use crate::route::Link;
 use crate::storage::{self, HeldSeat};
@@ -251,7 +251,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
 
     // "Your move": when it becomes this player's move, a chime and a notification (each if the
     // player asked for it), and while the page is in the background, the tab's title and icon say so.
-    let settings = crate::app::use_settings();
+    let settings = crate::storage::use_settings();
     let my_move = Memo::new(move |_| {
         let colour = my_colour.get();
         !over.get()

@@ -13,7 +13,7 @@ use tabula_core::fairy::{Chess, UciMove};
 use tabula_core::{Game, Seat};
 
 use crate::browser;
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::I18n;
 use crate::play::{BoardProps, Canvas, GameUi, Record};
 
@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn the_variant_option_lists_every_built_in_variant_and_a_custom_one() {
-        let crate::games::OptionKind::Choice(choices) = Slug::Chess.options()[0].kind else { panic!("a choice") };
+        let crate::catalogue::OptionKind::Choice(choices) = Slug::Chess.options()[0].kind else { panic!("a choice") };
         let mut listed: std::collections::BTreeSet<&str> = choices.iter().map(|c| c.value).collect();
         assert!(listed.remove(custom::CUSTOM));
         let built_in = tabula_core::fairy::Variant::builtin().keys().map(String::as_str).collect();

@@ -9,7 +9,7 @@ use tabula_core::edges::{Edges, EdgesMove, Torus};
 use tabula_core::{Game, Seat};
 
 use crate::browser;
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::{tr, Arg, I18n};
 use crate::play::{BoardProps, Canvas, Diagram, GameUi};
 

@@ -10,7 +10,7 @@ use tabula_core::go::{Go, GoMove, Vertex, BLACK, EMPTY};
 use tabula_core::{Game, Seat};
 
 use crate::browser;
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::{tr, Arg, I18n};
 use crate::play::{BoardProps, Canvas, Diagram, GameUi, Record};
 
@@ -61,7 +61,7 @@ pub fn result_text(game: &Go, result: Option<&(u8, String)>) -> Option<String> {
 
 /// A score or komi (always a whole number of half-points) as players write it.
 pub fn points(value: f64) -> String {
-    crate::games::half_text((value * 2.0).round() as i64)
+    crate::catalogue::half_text((value * 2.0).round() as i64)
 }
 
 impl GameUi for GoUi {

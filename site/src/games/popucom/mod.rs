@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use tabula_core::popucom::{Cell, Popucom, MOVE_LIMIT};
 use tabula_core::{Game, Seat};
 
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::I18n;
 use crate::play::{BoardProps, Canvas, Diagram, GameUi};
 

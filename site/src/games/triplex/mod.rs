@@ -18,7 +18,7 @@ pub use play::TriplexLevel;
 use progress::{LevelState, Progress};
 
 use crate::api::{self, ApiError};
-use crate::games::Slug;
+use crate::catalogue::Slug;
 use crate::i18n::{tr, use_i18n};
 use crate::route::{use_router, Route};
 use crate::{browser, storage};

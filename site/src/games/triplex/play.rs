@@ -160,7 +160,7 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
                 <p class="notice" id="triplex-missing">{tr("triplex-no-level")}</p>
                 <a class="button" href="/triplex" on:click=move |event| {
                     event.prevent_default();
-                    router.go(crate::route::Route::Game(crate::games::Slug::Triplex));
+                    router.go(crate::route::Route::Game(crate::catalogue::Slug::Triplex));
                 }>{tr("triplex-all-levels")}</a>
             </section>
         }
@@ -572,7 +572,7 @@ pub fn TriplexLevel(number: usize) -> impl IntoView {
     };
     let all_levels = move |event: leptos::ev::MouseEvent| {
         event.prevent_default();
-        router.go(Route::Game(crate::games::Slug::Triplex));
+        router.go(Route::Game(crate::catalogue::Slug::Triplex));
     };
     view! {
         <section class="triplex-level">

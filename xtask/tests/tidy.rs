@@ -1,0 +1,189 @@
+//! The house rules that keep the code readable, checked so they stay true: every module says what
+//! it is in a `//!` line; the web app never depends on the API; and the top-level modules of the
+//! site and of the API import each other one way only (no circle), so each can be read, and
+//! changed, knowing only what sits below it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+}
+
+/// The `.rs` files under `folder`, but what is built or installed there.
+fn rust_files(folder: &Path, files: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display())).flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if path.is_dir() {
+            if !["target", "node_modules", "dist", ".vercel"].contains(&name.to_string_lossy().as_ref()) {
+                rust_files(&path, files);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_module_opens_with_a_line_saying_what_it_is() {
+    let mut files = Vec::new();
+    for crate_folder in ["api", "core", "site", "cli", "xtask"] {
+        rust_files(&workspace().join(crate_folder), &mut files);
+    }
+    assert!(files.len() > 100, "found only {} files", files.len());
+    let unsaid: Vec<String> = files
+        .iter()
+        .filter(|file| !std::fs::read_to_string(file).unwrap().starts_with("//!"))
+        .map(|file| file.strip_prefix(workspace()).unwrap().display().to_string())
+        .collect();
+    assert!(unsaid.is_empty(), "modules that do not open with a `//!` line: {unsaid:?}");
+}
+
+/// Each package of the workspace with the packages of the workspace it depends on, directly or not
+/// (normal dependencies, for every target), from `cargo metadata`.
+fn workspace_dependencies() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(workspace())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(output.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&output.stderr));
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let members: BTreeMap<String, String> = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| metadata["workspace_members"].as_array().unwrap().contains(&p["id"]))
+        .map(|p| (p["id"].as_str().unwrap().to_owned(), p["name"].as_str().unwrap().to_owned()))
+        .collect();
+    let mut direct: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for node in metadata["resolve"]["nodes"].as_array().unwrap() {
+        let Some(name) = members.get(node["id"].as_str().unwrap()) else { continue };
+        let normal = node["deps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|dep| dep["dep_kinds"].as_array().unwrap().iter().any(|kind| kind["kind"].is_null()));
+        let ours = normal.filter_map(|dep| members.get(dep["pkg"].as_str().unwrap())).cloned();
+        direct.entry(name.clone()).or_default().extend(ours);
+    }
+    let mut all = BTreeMap::new();
+    for name in direct.keys() {
+        let (mut seen, mut next) = (BTreeSet::new(), vec![name.clone()]);
+        while let Some(package) = next.pop() {
+            for dep in &direct[&package] {
+                if seen.insert(dep.clone()) {
+                    next.push(dep.clone());
+                }
+            }
+        }
+        all.insert(name.clone(), seen);
+    }
+    all
+}
+
+#[test]
+fn the_web_app_and_the_engine_never_depend_on_the_api() {
+    let dependencies = workspace_dependencies();
+    assert!(dependencies["tabula-api"].contains("tabula-core"), "the check reads the graph: {dependencies:?}");
+    assert!(!dependencies["tabula-site"].contains("tabula-api"), "the site depends on the API");
+    assert!(dependencies["tabula-core"].is_empty(), "the engine depends on {:?}", dependencies["tabula-core"]);
+}
+
+/// The top-level modules of the crate whose root is `root` (`site/src/lib.rs`), each with the
+/// top-level modules it names (`crate::play::...`, `use crate::{play, storage}`), from every file
+/// of the module.
+fn module_imports(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let folder = root.parent().unwrap();
+    let top_level = |path: &Path| -> Option<String> {
+        let relative = path.strip_prefix(folder).ok()?;
+        let first = relative.components().next()?.as_os_str().to_string_lossy().into_owned();
+        let name = first.strip_suffix(".rs").unwrap_or(&first).to_owned();
+        (relative != root.strip_prefix(folder).ok()?).then_some(name)
+    };
+    let mut files = Vec::new();
+    rust_files(folder, &mut files);
+    let modules: BTreeSet<String> = files.iter().filter_map(|f| top_level(f)).collect();
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let Some(module) = top_level(file) else { continue };
+        let source = std::fs::read_to_string(file).unwrap();
+        let named = imports.entry(module.clone()).or_default();
+        // `crate::name` anywhere, and the names inside `use crate::{...}` groups.
+        for (at, _) in source.match_indices("crate::") {
+            let rest = &source[at + "crate::".len()..];
+            let words: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+                group[..group.find('}').unwrap_or(group.len())].split(',').collect()
+            } else {
+                vec![rest]
+            };
+            for word in words {
+                let word = word.trim_start();
+                let name: String = word.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if modules.contains(&name) && name != module {
+                    named.insert(name);
+                }
+            }
+        }
+    }
+    imports
+}
+
+/// A circle in `imports`, as the modules along it, if there is one.
+fn circle(imports: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        module: &str,
+        imports: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(start) = path.iter().position(|m| m == module) {
+            let mut found = path[start..].to_vec();
+            found.push(module.to_owned());
+            return Some(found);
+        }
+        if done.contains(module) {
+            return None;
+        }
+        path.push(module.to_owned());
+        for next in imports.get(module).into_iter().flatten() {
+            if let Some(found) = visit(next, imports, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        done.insert(module.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    imports.keys().find_map(|module| visit(module, imports, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_circle_finder_finds_circles() {
+    let graph = |edges: &[(&str, &str)]| {
+        let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (from, to) in edges {
+            imports.entry(from.to_string()).or_default().insert(to.to_string());
+        }
+        imports
+    };
+    assert_eq!(circle(&graph(&[("a", "b"), ("b", "c"), ("a", "c")])), None);
+    let found = circle(&graph(&[("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")])).expect("a circle");
+    assert_eq!(found.first(), found.last());
+    assert_eq!(found.len(), 4, "{found:?}");
+}
+
+#[test]
+fn the_site_s_and_the_api_s_modules_import_each_other_one_way() {
+    for root in ["site/src/lib.rs", "api/_lib/lib.rs"] {
+        let imports = module_imports(&workspace().join(root));
+        assert!(imports.len() >= 8, "{root}: found only {:?}", imports.keys());
+        if let Some(found) = circle(&imports) {
+            panic!("{root}: the modules {} import each other in a circle", found.join(" -> "));
+        }
+    }
+}
