@@ -20,10 +20,9 @@ use crate::store::Solve;
 
 /// This module's paths.
 pub(crate) fn routes() -> Router<AppState> {
-    let deadline = || axum::middleware::from_fn(within_deadline);
     Router::new()
-        .route("/api/triplex/solve", post(post_solve).layer(deadline()))
-        .route("/api/triplex/records", get(get_records).layer(deadline()))
+        .route("/api/triplex/solve", post(post_solve).layer(axum::middleware::from_fn(within_deadline)))
+        .route("/api/triplex/records", get(get_records).layer(axum::middleware::from_fn(within_deadline)))
 }
 
 /// A name is what a player typed, trimmed, runs of spaces made one, at most this many characters.

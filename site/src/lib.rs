@@ -42,7 +42,7 @@ pub fn room_code(random: u64) -> String {
 
 /// The game whose screens this bundle carries; `None` in the home bundle.
 pub fn bundle_game() -> Option<catalogue::Slug> {
-    catalogue::Slug::ALL.into_iter().find(|slug| games::screens(*slug).is_some())
+    catalogue::Slug::ALL.into_iter().find(|slug| slug.screens_built())
 }
 
 // The worker bundle starts nothing: its page side calls `worker::answer`.

@@ -130,7 +130,9 @@ pub fn forget_compressed_but(used: &[PathBuf]) -> Result<()> {
     let folder = target_dir().join("site-compressed");
     for entry in std::fs::read_dir(&folder).into_iter().flatten() {
         let path = entry?.path();
-        if !used.contains(&path) {
+        // A copy still being written is another build's, running now.
+        let partial = path.extension().is_some_and(|e| e == "partial");
+        if !partial && !used.contains(&path) {
             std::fs::remove_file(&path)?;
         }
     }
@@ -156,7 +158,11 @@ fn derived(
     }
     std::fs::create_dir_all(folder)?;
     // Written under another name first: a build stopped half-way leaves nothing under the key.
-    let partial = folder.join(format!("{prefix}{key}.partial"));
+    // The name is this call's own: two threads (identical files) or two builds sharing the target
+    // directory may make the same key at once, and the last rename wins with the same bytes.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let partial = folder.join(format!("{prefix}{key}.{}-{call}.partial", std::process::id()));
     produce(&partial)?;
     std::fs::rename(&partial, &kept)?;
     Ok(kept)

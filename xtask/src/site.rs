@@ -528,32 +528,36 @@ fn write_crawler_files(dist: &Path, pages: &[Page]) -> Result<()> {
 fn precompress(dir: &Path) -> Result<()> {
     let mut files = Vec::new();
     compressible_files(dir, &mut files)?;
+    let brotli_settings = format!("brotli {BROTLI_QUALITY} {BROTLI_WINDOW}");
+    let copies: [(&str, &str, fn(&[u8]) -> Result<Vec<u8>>); 2] =
+        [("gz", "gzip best", gzip), ("br", &brotli_settings, brotli)];
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let used = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
+    // Each thread takes every `threads`-th file and returns the kept copies it used.
+    let used = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|first| {
-                let (files, used) = (&files, &used);
-                scope.spawn(move || -> Result<()> {
+                let (files, copies) = (&files, &copies);
+                scope.spawn(move || -> Result<Vec<PathBuf>> {
+                    let mut used = Vec::new();
                     for path in files.iter().skip(first).step_by(threads) {
                         let bytes = std::fs::read(path)?;
                         let name = path.file_name().expect("a file").to_string_lossy().into_owned();
-                        let brotli_settings = format!("brotli {BROTLI_QUALITY} {BROTLI_WINDOW}");
-                        let copies: [(&str, &str, fn(&[u8]) -> Result<Vec<u8>>); 2] =
-                            [("gz", "gzip best", gzip), ("br", &brotli_settings, brotli)];
                         for (ext, settings, compress) in copies {
-                            let kept = bundle_cache::compressed(&bytes, settings, compress)?;
+                            let kept = bundle_cache::compressed(&bytes, settings, *compress)?;
                             std::fs::copy(&kept, path.with_file_name(format!("{name}.{ext}")))?;
-                            used.lock().expect("no worker panics").push(kept);
+                            used.push(kept);
                         }
                     }
-                    Ok(())
+                    Ok(used)
                 })
             })
             .collect();
-        workers.into_iter().try_for_each(|worker| worker.join().expect("a compressing thread panicked"))
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("a compressing thread panicked"))
+            .collect::<Result<Vec<_>>>()
     })?;
-    bundle_cache::forget_compressed_but(&used.into_inner().expect("no worker panics"))
+    bundle_cache::forget_compressed_but(&used.concat())
 }
 
 fn compressible_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
