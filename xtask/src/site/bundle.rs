@@ -1,0 +1,204 @@
+//! One WASM bundle of the site: compiled with its features (or taken from the kept copies,
+//! `bundle_cache`), its JS glue made by wasm-bindgen used as a library and minified, and the WASM
+//! passed through Binaryen.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use super::compress::gzip;
+use super::{hashed, target_dir, Bundle, BundleSpec};
+use crate::{bundle_cache, workspace_root};
+
+/// The caller's rustflags (in cargo's encoding: paths may hold spaces) plus the paths rustc writes
+/// into panic locations made relative: the bundle does not carry the builder's home directory, is
+/// the same whoever builds it, and is smaller. The workspace's own sources are already relative
+/// (cargo passes them so); what is left is the registry and generated files in the target
+/// directory. No flag names the workspace: a copy of it elsewhere (`cargo xtask vercel-build`)
+/// sharing the target directory then finds every bundle built.
+fn remapped_rustflags() -> String {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .unwrap_or_default();
+    let mut flags: Vec<String> = match std::env::var("CARGO_ENCODED_RUSTFLAGS") {
+        Ok(encoded) => encoded.split('\x1f').filter(|f| !f.is_empty()).map(str::to_owned).collect(),
+        Err(_) => std::env::var("RUSTFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect(),
+    };
+    // Each registry's sources (`registry/src/index.crates.io-<hash>`) and the target directory, by
+    // short names: a panic location is a path string in the bundle.
+    let registries = std::fs::read_dir(cargo_home.join("registry/src")).into_iter().flatten().flatten();
+    for from in registries.map(|entry| entry.path()) {
+        flags.push(format!("--remap-path-prefix={}=c", from.display()));
+    }
+    let target = std::path::absolute(target_dir()).unwrap_or_else(|_| target_dir());
+    flags.push(format!("--remap-path-prefix={}=t", target.display()));
+    flags.join("\x1f")
+}
+
+/// The computer players' bundle: loaded by the Web Worker of a game against the computer, never
+/// on a page's first load.
+pub const AI_BUNDLE: &str = "ai";
+
+/// The `ai` bundle's engine at full speed, the rest of it as every bundle: at opt-level "z" the
+/// worker ran POPUCOM playouts at 54% of native speed, with the engine at 3 at 90 to 99%, for 23 KB
+/// more gzip (docs/AI.md). A setting of the site's profile rather than a profile of its own, so
+/// the bundles share their compiled dependencies (a profile of its own compiled them twice).
+const AI_ENGINE: &str = "profile.site-release.package.tabula-core.opt-level=3";
+
+/// Builds one bundle with its features only (the site's default features are everything).
+pub fn build_bundle(
+    spec: &BundleSpec,
+    assets: &Path,
+    variants: &[PathBuf; 2],
+    pieces: &str,
+    wasm_opt: &Path,
+) -> Result<Bundle> {
+    let name = spec.name.as_str();
+    let features = spec.features.join(",");
+    let profile = "site-release";
+    let mut args = vec![
+        "build",
+        "--package",
+        "tabula-site",
+        "--lib",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--profile",
+        profile,
+        "--no-default-features",
+    ];
+    args.extend(["--features", &features]);
+    // The computer players' bundle trades size for the engine's speed (`AI_ENGINE`).
+    if name == AI_BUNDLE {
+        args.extend(["--config", AI_ENGINE]);
+    }
+    let rustflags = remapped_rustflags();
+    let envs = [
+        ("TABULA_FAIRY_VARIANTS", variants[0].as_os_str()),
+        ("TABULA_FAIRY_CHESS", variants[1].as_os_str()),
+        ("TABULA_PIECES", OsStr::new(pieces)),
+    ];
+    let key = bundle_cache::key(&args.join(" "), &rustflags, &envs)?;
+    let wasm = match bundle_cache::cached(name, &key) {
+        Some(kept) => {
+            eprintln!("xtask: bundle {name} built before from the same inputs ({key})");
+            kept
+        }
+        None => {
+            eprintln!("xtask: cargo {}", args.join(" "));
+            let status = Command::new("cargo")
+                .args(&args)
+                .envs(envs)
+                .env("CARGO_ENCODED_RUSTFLAGS", &rustflags)
+                .env_remove("RUSTFLAGS")
+                .current_dir(workspace_root())
+                .status()
+                .context("could not start cargo")?;
+            if !status.success() {
+                bail!("cargo {} failed ({status})", args.join(" "));
+            }
+            let built = target_dir().join(format!("wasm32-unknown-unknown/{profile}/tabula_site.wasm"));
+            bundle_cache::keep(name, &key, &built)?
+        }
+    };
+    let scratch = target_dir().join(format!("site-bindgen/{name}"));
+    if scratch.exists() {
+        std::fs::remove_dir_all(&scratch)?;
+    }
+    eprintln!("xtask: wasm-bindgen {} ({name})", wasm.display());
+    let mut output = wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm)
+        .web(true)?
+        .out_name(name)
+        .typescript(false)
+        .omit_default_module_path(true)
+        // TABULA_WASM_NAMES=1 keeps function names, for profiling (larger files, over budget).
+        .remove_name_section(std::env::var_os("TABULA_WASM_NAMES").is_none())
+        .remove_producers_section(true)
+        .generate_output()
+        .context("wasm-bindgen")?;
+    crate::float_formatting::drop(output.wasm_mut()).with_context(|| format!("bundle {name}"))?;
+    output.emit(&scratch).context("wasm-bindgen")?;
+    let js = minify_js(&std::fs::read_to_string(scratch.join(format!("{name}.js")))?)?;
+    let arguments = wasm_opt_arguments();
+    let optimise = |input: &Path, output: &Path| optimise_wasm(wasm_opt, &arguments, input, output);
+    let settings = format!("{} {}", wasm_opt.display(), arguments.join(" "));
+    let optimised = bundle_cache::optimised(name, &scratch.join(format!("{name}_bg.wasm")), &settings, optimise)?;
+    let wasm = std::fs::read(&optimised)?;
+    let (js_name, wasm_name) = (hashed(name, "js", js.as_bytes()), hashed(name, "wasm", &wasm));
+    std::fs::write(assets.join(&js_name), &js)?;
+    std::fs::write(assets.join(&wasm_name), &wasm)?;
+    let gzipped = gzip(js.as_bytes())?.len() + gzip(&wasm)?.len();
+    Ok(Bundle { js: format!("/assets/{js_name}"), wasm: format!("/assets/{wasm_name}"), gzipped })
+}
+
+/// Binaryen's `-O1`, duplicate-function and dead-argument elimination, and alignment hints dropped
+/// (hints only: WebAssembly allows any alignment; one value for all compresses better): 3% off a
+/// bundle's gzip, where `-Os`, `-Oz` and `-O2` make it 7% *larger* (their inlining and function
+/// reordering compress worse; measured in `docs/PERFORMANCE.md`). Passes run in the order given.
+fn wasm_opt_arguments() -> Vec<&'static str> {
+    let mut arguments = vec![
+        // What rustc's wasm32 target emits by default.
+        "--enable-bulk-memory",
+        "--enable-sign-ext",
+        "--enable-mutable-globals",
+        "--enable-nontrapping-float-to-int",
+        "--enable-reference-types",
+        "--enable-multivalue",
+        // The passes.
+        "-O1",
+        "--duplicate-function-elimination",
+        "--dae-optimizing",
+        "--duplicate-function-elimination",
+        "--dealign",
+    ];
+    if std::env::var_os("TABULA_WASM_NAMES").is_some() {
+        arguments.push("--debuginfo");
+    }
+    arguments
+}
+
+fn optimise_wasm(wasm_opt: &Path, arguments: &[&str], input: &Path, output: &Path) -> Result<()> {
+    let mut command = Command::new(wasm_opt);
+    command.args(arguments).arg(input).arg("-o").arg(output);
+    let result = command.output().with_context(|| format!("could not run {}", wasm_opt.display()))?;
+    if !result.status.success() {
+        bail!("wasm-opt {} failed ({}):\n{}", input.display(), result.status, String::from_utf8_lossy(&result.stderr));
+    }
+    Ok(())
+}
+
+/// The JS glue, minified (oxc): whitespace, comments and local names.
+pub fn minify_js(source: &str) -> Result<String> {
+    let allocator = oxc_allocator::Allocator::default();
+    let parsed = oxc_parser::Parser::new(&allocator, source, oxc_span::SourceType::mjs()).parse();
+    if parsed.panicked || parsed.diagnostics.has_errors() {
+        let errors: Vec<String> = parsed.diagnostics.errors().map(|e| e.to_string()).collect();
+        bail!("the JS glue does not parse: {}", errors.join("; "));
+    }
+    let mut program = parsed.program;
+    let options = oxc_minifier::MinifierOptions::default();
+    let minified = oxc_minifier::Minifier::new(options).minify(&allocator, &mut program);
+    let codegen = oxc_codegen::Codegen::new()
+        .with_options(oxc_codegen::CodegenOptions::minify())
+        .with_scoping(minified.scoping)
+        .build(&program);
+    Ok(codegen.code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::minify_js;
+
+    #[test]
+    fn the_minifier_keeps_the_glue_working() {
+        let source = "export function add(first, second) { /* why */ const total = first + second; return total; }";
+        let minified = minify_js(source).unwrap();
+        assert!(minified.len() < source.len() / 2, "{minified}");
+        assert!(minified.contains("export") && minified.contains("add"), "{minified}");
+        assert!(minify_js("export function (").is_err());
+    }
+}

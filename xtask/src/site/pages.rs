@@ -1,0 +1,203 @@
+//! The pages around the bundles: each page's HTML (its head, inlined styles and start script), the
+//! Triplex pages' service worker, and the sitemap and robots file. The scripts are real files in
+//! `scripts/`, with their build-time values written in where they name `TABULA_...`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use super::bundle::minify_js;
+use super::{hashed, Bundle, Page};
+
+/// The scripts every page or some pages carry, inlined (minified) at build time.
+const CRASH_NOTICE: &str = include_str!("scripts/crash-notice.js");
+const REGISTER_SERVICE_WORKER: &str = include_str!("scripts/register-service-worker.js");
+const ROOM_LOADER: &str = include_str!("scripts/room-loader.js");
+const SERVICE_WORKER: &str = include_str!("scripts/service-worker.js");
+
+/// `script` with each `(placeholder, value)` written in; fails if a placeholder is missing, so a
+/// renamed one cannot ship unreplaced.
+fn filled(script: &str, values: &[(&str, &str)]) -> Result<String> {
+    let mut text = script.to_owned();
+    for (placeholder, value) in values {
+        if !text.contains(placeholder) {
+            bail!("a script names no {placeholder}");
+        }
+        text = text.replace(placeholder, value);
+    }
+    Ok(text)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The script that starts a page: its bundle, or for rooms, the bundle of the room's game
+/// (`scripts/room-loader.js`).
+fn start_script(page: &Page, bundles: &BTreeMap<String, Bundle>, locales: &str) -> Result<String> {
+    if page.bundle != "loader" {
+        let bundle = &bundles[&page.bundle];
+        return Ok(format!(
+            "{locales} import init from \"{}\"; init({{ module_or_path: \"{}\" }});",
+            bundle.js, bundle.wasm
+        ));
+    }
+    // The loader starts a room bundle, or the home bundle for a room it cannot read: it names no other.
+    let table: Vec<String> = bundles
+        .iter()
+        .filter(|(name, _)| name.ends_with("-room") || *name == "home")
+        .map(|(name, b)| format!("\"{name}\": [\"{}\", \"{}\"]", b.js, b.wasm))
+        .collect();
+    let loader = filled(ROOM_LOADER, &[("TABULA_BUNDLES", &format!("{{ {} }}", table.join(", ")))])?;
+    Ok(format!("{locales}\n{loader}"))
+}
+
+pub fn page_html(
+    page: &Page,
+    css: &str,
+    game_css: Option<&str>,
+    bundles: &BTreeMap<String, Bundle>,
+    locales: &str,
+    public: Option<&str>,
+) -> Result<String> {
+    let mut head = vec![
+        "<meta charset=\"utf-8\">".to_owned(),
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1, viewport-fit=cover\">".to_owned(),
+        "<meta name=\"theme-color\" content=\"#141826\">".to_owned(),
+        format!("<title>{}</title>", escape(&page.title)),
+        format!("<meta name=\"description\" content=\"{}\">", escape(&page.description)),
+        "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">".to_owned(),
+    ];
+    if page.noindex {
+        head.push("<meta name=\"robots\" content=\"noindex\">".to_owned());
+    } else {
+        // What a shared link shows: the site's generic card. A link-preview crawler asking for a
+        // room (the noindex page) gets that room's own card from the API (`api/_lib/card/`).
+        head.push("<meta property=\"og:site_name\" content=\"Tabula\">".to_owned());
+        head.push(format!("<meta property=\"og:title\" content=\"{}\">", escape(&page.title)));
+        head.push(format!("<meta property=\"og:description\" content=\"{}\">", escape(&page.description)));
+        // Crawlers want absolute addresses; a build that does not know its own (a local one)
+        // leaves the image's relative and names no page address.
+        if let Some(base) = public {
+            head.push(format!("<meta property=\"og:url\" content=\"{}\">", escape(&format!("{base}{}", page.path))));
+        }
+        let image = format!("{}/api/card", public.unwrap_or(""));
+        head.push(format!("<meta property=\"og:image\" content=\"{}\">", escape(&image)));
+        head.push("<meta name=\"twitter:card\" content=\"summary_large_image\">".to_owned());
+    }
+    // Fetch the bundle while the page paints (rooms learn their bundle from the API first).
+    if let Some(bundle) = bundles.get(&page.bundle) {
+        head.push(format!("<link rel=\"modulepreload\" href=\"{}\">", bundle.js));
+        head.push(format!(
+            "<link rel=\"preload\" href=\"{}\" as=\"fetch\" type=\"application/wasm\" crossorigin>",
+            bundle.wasm
+        ));
+    }
+    head.push(format!("<style>{css}</style>"));
+    if let (Some(game), Some(game_css)) = (&page.game, game_css) {
+        head.push(format!("<style id=\"css-{game}\">{}</style>", game_css.trim()));
+    }
+    // Inline scripts minified like the bundles' glue: every page's first load carries them.
+    head.push(format!("<script>{}</script>", minify_js(CRASH_NOTICE)?));
+    if page.bundle == OFFLINE_BUNDLE {
+        head.push(format!("<script>{}</script>", minify_js(REGISTER_SERVICE_WORKER)?));
+    }
+    head.push(format!("<script type=\"module\">{}</script>", minify_js(&start_script(page, bundles, locales)?)?));
+    Ok(format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n{}\n</head>\n<body>{}</body>\n</html>\n",
+        head.join("\n"),
+        page.body
+    ))
+}
+
+/// The bundle whose pages work offline once visited (the puzzle needs no server to be played).
+pub const OFFLINE_BUNDLE: &str = "triplex";
+
+/// The service worker of the Triplex pages (`scripts/service-worker.js`): the URLs it keeps, and a
+/// cache name that changes with them and with the pages' own text (a build that changes only a page
+/// replaces the cache).
+pub fn service_worker(bundle: &Bundle, locale_files: &[String], pages: &[u8]) -> Result<String> {
+    let mut urls = vec!["/triplex".to_owned(), "/triplex/level".to_owned(), "/favicon.svg".to_owned()];
+    urls.extend([bundle.js.clone(), bundle.wasm.clone()]);
+    urls.extend(locale_files.iter().map(|name| format!("/assets/{name}")));
+    let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
+    let cache = hashed("tabula-triplex", "v", &[list.join(",").as_bytes(), pages].concat());
+    let precache = format!("[{}]", list.join(", "));
+    minify_js(&filled(SERVICE_WORKER, &[("TABULA_CACHE", &format!("\"{cache}\"")), ("TABULA_PRECACHE", &precache)])?)
+}
+
+/// The site's public address, when the build knows it: `TABULA_PUBLIC_URL`, else Vercel's
+/// production address when building there.
+pub fn known_public_url() -> Option<String> {
+    if let Ok(url) = std::env::var("TABULA_PUBLIC_URL") {
+        return Some(url.trim_end_matches('/').to_owned());
+    }
+    std::env::var("VERCEL_PROJECT_PRODUCTION_URL").ok().filter(|host| !host.is_empty()).map(|h| format!("https://{h}"))
+}
+
+/// The address the sitemap and robots file name: the public one, else the local server's.
+pub fn write_crawler_files(dist: &Path, pages: &[Page]) -> Result<()> {
+    let base = known_public_url().unwrap_or_else(|| "http://localhost:3000".to_owned());
+    let urls: String =
+        pages.iter().filter(|p| p.public).map(|p| format!("  <url><loc>{base}{}</loc></url>\n", p.path)).collect();
+    std::fs::write(
+        dist.join("sitemap.xml"),
+        format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{urls}</urlset>\n"),
+    )?;
+    // Rooms are private games: not for search engines (their pages also say noindex).
+    std::fs::write(
+        dist.join("robots.txt"),
+        format!("User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: {base}/sitemap.xml\n"),
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page_of(path: &str) -> Page {
+        Page {
+            path: path.into(),
+            file: "go.html".into(),
+            bundle: "go-page".into(),
+            title: "Go".into(),
+            description: "Play Go".into(),
+            noindex: false,
+            public: true,
+            game: Some("go".into()),
+            body: String::new(),
+        }
+    }
+
+    #[test]
+    fn shared_links_name_absolute_addresses_when_the_build_knows_the_site_s() {
+        let page = page_of("/go");
+        let bundle = Bundle { js: "/assets/go-page.js".into(), wasm: "/assets/go-page.wasm".into(), gzipped: 1 };
+        let bundles = BTreeMap::from([("go-page".to_owned(), bundle)]);
+        let html = |public| page_html(&page, "", None, &bundles, "{}", public).unwrap();
+        let known = html(Some("https://tabula.example"));
+        assert!(known.contains(r#"<meta property="og:image" content="https://tabula.example/api/card">"#), "{known}");
+        assert!(known.contains(r#"<meta property="og:url" content="https://tabula.example/go">"#), "{known}");
+        let local = html(None);
+        assert!(local.contains(r#"<meta property="og:image" content="/api/card">"#), "{local}");
+        assert!(!local.contains("og:url"), "no relative page address: {local}");
+    }
+
+    #[test]
+    fn the_scripts_parse_once_their_build_values_are_written_in() {
+        assert_eq!(filled("const a = TABULA_X;", &[("TABULA_X", "1")]).unwrap(), "const a = 1;");
+        assert!(filled("const a = 1;", &[("TABULA_X", "1")]).is_err(), "a placeholder the script lacks");
+        let bundle = Bundle { js: "/assets/home.js".into(), wasm: "/assets/home.wasm".into(), gzipped: 1 };
+        let worker = service_worker(&bundle, &["locale-fr.json".into()], b"<html>").unwrap();
+        assert!(worker.contains("/assets/locale-fr.json") && !worker.contains("TABULA_"), "{worker}");
+        for script in [CRASH_NOTICE, REGISTER_SERVICE_WORKER] {
+            assert!(minify_js(script).is_ok());
+        }
+        let room = Page { bundle: "loader".into(), ..page_of("/room/") };
+        let bundles = BTreeMap::from([("home".to_owned(), bundle)]);
+        let loader = minify_js(&start_script(&room, &bundles, "").unwrap()).unwrap();
+        assert!(loader.contains("/assets/home.wasm") && !loader.contains("TABULA_"), "{loader}");
+    }
+}
