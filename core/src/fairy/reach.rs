@@ -1,10 +1,12 @@
 //! Where a piece goes, for the picture of its moves: the piece alone near the middle of its
-//! variant's board, each square marked by what the piece's move tree can do there. Walked from the
-//! tree as `Position::walk` walks it (rides, limits, bounces off the edges, children), on a board
-//! with nothing else, so every square is both free to move to and a capture if a piece stood there.
+//! variant's board, each square marked by what the piece's move tree can do there. Walked with the
+//! ray walker that finds moves (`movegen::Ray`: rides, limits, bounces off the edges), children
+//! too, on a board with nothing else, so every square is both free to move to and a capture if a
+//! piece stood there.
 
 use super::model::{Hop, Mode, Node};
-use super::{Position, Variant};
+use super::movegen::{step, Ray};
+use super::Variant;
 
 /// The piece can move to the square.
 pub const MOVE: u8 = 1;
@@ -56,7 +58,7 @@ impl Variant {
             // just before).
             let mut sq = origin;
             let mut steps = 0;
-            while let Some(next) = Position::step(self, sq, node.dx, node.dy) {
+            while let Some(next) = step(self, sq, node.dx, node.dy) {
                 steps += 1;
                 if steps >= 2 {
                     marks[next] |= what | HOP;
@@ -65,38 +67,16 @@ impl Variant {
             }
             return;
         }
-        let (mut dx, mut dy) = (node.dx, node.dy);
-        let (mut sq, mut steps, mut bounces) = (at, 0u32, 0u32);
-        loop {
-            let next = match Position::step(self, sq, dx, dy) {
-                Some(next) => next,
-                None if node.rider && bounces < node.reflections => {
-                    let (f, r) = self.coords[sq];
-                    if f + dx < 0 || f + dx >= self.files as i32 {
-                        dx = -dx;
-                    }
-                    if r + dy < 0 || r + dy >= self.ranks as i32 {
-                        dy = -dy;
-                    }
-                    bounces += 1;
-                    match Position::step(self, sq, dx, dy) {
-                        Some(next) => next,
-                        None => return,
-                    }
-                }
-                None => return,
-            };
-            steps += 1;
+        for next in Ray::new(self, node, at) {
             if next != origin {
                 layers[usize::from(conditional)][next] |= what;
             }
             for child in &node.children {
                 self.mark(origin, next, child, conditional, layers);
             }
-            if !node.rider || (node.length > 0 && steps >= node.length) || next == origin {
+            if next == origin {
                 return;
             }
-            sq = next;
         }
     }
 }
@@ -104,6 +84,7 @@ impl Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fairy::Position;
 
     /// The FEN of `variant`'s board holding White's `letter` on `origin` and, if given, a black
     /// piece `other` on `target`.

@@ -1,0 +1,344 @@
+//! Finding moves: each piece's move tree walked from its square (one ray walker, `Ray`, which
+//! `reach.rs` walks too), attacks, castling, and the legal moves.
+
+use super::model::{Condition, Hop, Mode, Node};
+use super::{colour_of, piece_of, Move, Position, Special, Variant, NONE};
+
+/// The square `(dx, dy)` from `sq`, if on the board.
+#[inline]
+pub(super) fn step(variant: &Variant, sq: usize, dx: i32, dy: i32) -> Option<usize> {
+    let (f, r) = variant.coords[sq];
+    let (f, r) = (f + dx, r + dy);
+    (f >= 0 && r >= 0 && (f as usize) < variant.files && (r as usize) < variant.ranks)
+        .then(|| r as usize * variant.files + f as usize)
+}
+
+/// The squares a node's step or ride passes from `at`, in order: one square for a step; for a
+/// rider, on to its length (0: no limit), bouncing off the board's edges as often as the node
+/// allows. Whoever walks it stops it at a piece.
+pub(super) struct Ray<'a> {
+    variant: &'a Variant,
+    node: &'a Node,
+    sq: usize,
+    dx: i32,
+    dy: i32,
+    steps: u32,
+    bounces: u32,
+    done: bool,
+}
+
+impl<'a> Ray<'a> {
+    #[inline]
+    pub(super) fn new(variant: &'a Variant, node: &'a Node, at: usize) -> Ray<'a> {
+        Ray { variant, node, sq: at, dx: node.dx, dy: node.dy, steps: 0, bounces: 0, done: false }
+    }
+}
+
+impl Iterator for Ray<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.done {
+            return None;
+        }
+        let (variant, node) = (self.variant, self.node);
+        let next = match step(variant, self.sq, self.dx, self.dy) {
+            Some(next) => Some(next),
+            None if node.rider && self.bounces < node.reflections => {
+                let (f, r) = variant.coords[self.sq];
+                if f + self.dx < 0 || f + self.dx >= variant.files as i32 {
+                    self.dx = -self.dx;
+                }
+                if r + self.dy < 0 || r + self.dy >= variant.ranks as i32 {
+                    self.dy = -self.dy;
+                }
+                self.bounces += 1;
+                step(variant, self.sq, self.dx, self.dy)
+            }
+            None => None,
+        };
+        let Some(next) = next else {
+            self.done = true;
+            return None;
+        };
+        self.steps += 1;
+        self.sq = next;
+        self.done = !node.rider || (node.length > 0 && self.steps >= node.length);
+        Some(next)
+    }
+}
+
+impl Position {
+    /// Whether a move's condition holds for the piece on `origin`. A pawn's `moveCount0` means its
+    /// double-step rank(s), as Fairy-Stockfish plays it (a FEN carries no move counts).
+    fn condition_holds(&self, variant: &Variant, origin: usize, piece: usize, colour: u8, when: Condition) -> bool {
+        if variant.pieces[piece].pawn && when == Condition::Count(0) {
+            return variant.double_step[colour as usize].contains(&(origin / variant.files));
+        }
+        when.holds(self.moved[origin])
+    }
+
+    /// Adds the targets of `node` from `at` for the piece on `origin` (treated as empty: it moves).
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        variant: &Variant,
+        origin: usize,
+        at: usize,
+        node: &Node,
+        piece: usize,
+        colour: u8,
+        out: &mut Vec<(usize, bool)>,
+    ) {
+        if let Some(when) = node.when {
+            if !self.condition_holds(variant, origin, piece, colour, when) {
+                return;
+            }
+        }
+        let occupant = |sq: usize| if sq == origin { 0 } else { self.squares[sq] };
+        if node.hop != Hop::None {
+            return self.hop(variant, origin, node, colour, out);
+        }
+        for next in Ray::new(variant, node, at) {
+            let cell = occupant(next);
+            if cell != 0 {
+                if colour_of(cell) != colour && node.mode != Mode::MoveOnly {
+                    out.push((next, true));
+                }
+                return;
+            }
+            if node.mode != Mode::CaptureOnly && next != origin {
+                out.push((next, false));
+            } else if node.mode == Mode::CaptureOnly && next as u8 == self.ep && variant.pieces[piece].pawn {
+                out.push((next, true));
+            }
+            for child in &node.children {
+                self.walk(variant, origin, next, child, piece, colour, out);
+            }
+        }
+    }
+
+    /// Hoppers: ride over empty squares to the first piece (the screen); the grasshopper lands just
+    /// behind it, the cannon rides on to the next piece and takes it.
+    fn hop(&self, variant: &Variant, origin: usize, node: &Node, colour: u8, out: &mut Vec<(usize, bool)>) {
+        let mut sq = origin;
+        let mut screened = false;
+        while let Some(next) = step(variant, sq, node.dx, node.dy) {
+            sq = next;
+            let cell = self.squares[next];
+            if !screened {
+                if cell == 0 {
+                    continue;
+                }
+                screened = true;
+                if node.hop == Hop::Grasshopper {
+                    let Some(land) = step(variant, next, node.dx, node.dy) else { return };
+                    let target = self.squares[land];
+                    if target == 0 && node.mode != Mode::CaptureOnly {
+                        out.push((land, false));
+                    } else if target != 0 && colour_of(target) != colour && node.mode != Mode::MoveOnly {
+                        out.push((land, true));
+                    }
+                    return;
+                }
+                continue;
+            }
+            if cell == 0 {
+                if node.mode != Mode::CaptureOnly {
+                    out.push((next, false));
+                }
+                continue;
+            }
+            if colour_of(cell) != colour && node.mode != Mode::MoveOnly {
+                out.push((next, true));
+            }
+            return;
+        }
+    }
+
+    pub(super) fn targets(&self, variant: &Variant, sq: usize, out: &mut Vec<(usize, bool)>) {
+        let cell = self.squares[sq];
+        let (piece, colour) = (piece_of(cell), colour_of(cell));
+        for node in &variant.pieces[piece].nodes[colour as usize] {
+            self.walk(variant, sq, sq, node, piece, colour, out);
+        }
+    }
+
+    /// Whether a piece of `by` attacks `target`.
+    pub fn attacked(&self, variant: &Variant, target: usize, by: u8) -> bool {
+        for line in &variant.lines[by as usize] {
+            let mut sq = target;
+            let mut steps = 0u32;
+            while let Some(prev) = step(variant, sq, -line.dx, -line.dy) {
+                steps += 1;
+                let cell = self.squares[prev];
+                if cell == 0 {
+                    if line.riders == 0 && line.limited.is_empty() {
+                        break;
+                    }
+                    sq = prev;
+                    continue;
+                }
+                if colour_of(cell) == by {
+                    let piece = piece_of(cell);
+                    let bit = 1u64 << piece;
+                    if (steps == 1 && line.leapers & bit != 0)
+                        || line.riders & bit != 0
+                        || line.limited.iter().any(|&(p, n)| p == piece && steps <= n)
+                    {
+                        return true;
+                    }
+                }
+                break;
+            }
+        }
+        if !variant.has_complex {
+            return false;
+        }
+        // The other pieces are asked forward, with an enemy standing on an empty target so that
+        // a capture there shows (castling asks about empty squares).
+        let mut probe = *self;
+        if probe.squares[target] == 0 {
+            probe.squares[target] = 1 + 64 * (1 - by);
+        }
+        let mut out = Vec::new();
+        for sq in 0..variant.files * variant.ranks {
+            let cell = probe.squares[sq];
+            if cell != 0 && colour_of(cell) == by && !variant.pieces[piece_of(cell)].simple {
+                out.clear();
+                probe.targets(variant, sq, &mut out);
+                if out.iter().any(|&(to, capture)| capture && to == target) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    pub fn in_check(&self, variant: &Variant) -> bool {
+        self.royal_square(variant, self.side).is_some_and(|k| self.attacked(variant, k, 1 - self.side))
+    }
+
+    pub(super) fn pseudo_moves(&self, variant: &Variant, moves: &mut Vec<Move>) {
+        let mut targets = Vec::new();
+        // How far into the promotion zone a rank is: 1 on the last rank, 0 outside the zone.
+        let zone = |colour: u8, rank: usize| {
+            let depth = if colour == 0 { variant.ranks - rank } else { rank + 1 };
+            if depth <= variant.promotion_ranks {
+                depth
+            } else {
+                0
+            }
+        };
+        let mut on_board = [0usize; 64];
+        for &cell in &self.squares[..variant.files * variant.ranks] {
+            if cell != 0 && colour_of(cell) == self.side {
+                on_board[piece_of(cell)] += 1;
+            }
+        }
+        let candidates: Vec<u8> = variant
+            .promotion
+            .iter()
+            .copied()
+            .filter(|&p| variant.promotion_limits[p as usize].is_none_or(|limit| on_board[p as usize] < limit))
+            .collect();
+        for from in 0..variant.files * variant.ranks {
+            let cell = self.squares[from];
+            if cell == 0 || colour_of(cell) != self.side {
+                continue;
+            }
+            targets.clear();
+            self.targets(variant, from, &mut targets);
+            if variant.pieces[piece_of(cell)].needs_dedup {
+                targets.sort_unstable();
+                targets.dedup_by_key(|t| t.0);
+            }
+            let pawn = variant.pieces[piece_of(cell)].pawn;
+            for &(to, _) in &targets {
+                let special = if pawn && to as u8 == self.ep && self.squares[to] == 0 {
+                    let behind = if self.side == 0 { to - variant.files } else { to + variant.files };
+                    Special::EnPassant(behind as u8)
+                } else {
+                    Special::None
+                };
+                let depth = if pawn && !variant.promotion.is_empty() { zone(self.side, to / variant.files) } else { 0 };
+                for &p in if depth > 0 { &candidates[..] } else { &[] } {
+                    moves.push(Move { from: from as u8, to: to as u8, promotion: p + 1, special });
+                }
+                // Staying a pawn: outside the zone, or inside it but not on the last rank.
+                if depth != 1 {
+                    moves.push(Move { from: from as u8, to: to as u8, promotion: 0, special });
+                }
+            }
+        }
+        if variant.castling {
+            self.castling_moves(variant, moves);
+        }
+    }
+
+    fn castling_moves(&self, variant: &Variant, moves: &mut Vec<Move>) {
+        let Some(king) = self.royal_square(variant, self.side) else { return };
+        let rank = king / variant.files;
+        for &rook in self.castle_rooks.iter().filter(|&&r| r != NONE) {
+            let rook = rook as usize;
+            let cell = self.squares[rook];
+            if cell == 0 || colour_of(cell) != self.side || rook / variant.files != rank {
+                continue;
+            }
+            let kingside = rook > king;
+            // By default g/c on 8 files, i/c on 10 (the spec's "W-3" is off by one against its own
+            // examples); a variant's data may say otherwise (Chancellor: g on 9 files; Janus: b and i).
+            let [king_file, rook_file] = variant.castling_files[kingside as usize];
+            let (king_to, rook_to) = (rank * variant.files + king_file, rank * variant.files + rook_file);
+            let low = king.min(rook).min(king_to).min(rook_to);
+            let high = king.max(rook).max(king_to).max(rook_to);
+            if (low..=high).any(|sq| sq != king && sq != rook && self.squares[sq] != 0) {
+                continue;
+            }
+            let (a, b) = (king.min(king_to), king.max(king_to));
+            if (a..=b).any(|sq| self.attacked(variant, sq, 1 - self.side)) {
+                continue;
+            }
+            moves.push(Move {
+                from: king as u8,
+                to: king_to as u8,
+                promotion: 0,
+                special: Special::Castle(rook as u8, rook_to as u8),
+            });
+        }
+    }
+
+    pub fn legal_moves(&self, variant: &Variant) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.pseudo_moves(variant, &mut moves);
+        let king = self.royal_square(variant, self.side);
+        // Out of check, a move of another piece (not en passant) can only expose the king along a
+        // rider's line through the square it leaves; elsewhere it needs no test.
+        let quiet = !variant.has_complex && !self.in_check(variant);
+        moves.retain(|&mv| {
+            let Some(king) = king else { return true };
+            if quiet
+                && mv.from as usize != king
+                && mv.special == Special::None
+                && !self.on_rider_line(variant, king, mv.from as usize)
+            {
+                return true;
+            }
+            let next = self.after(variant, mv);
+            !next.royal_square(variant, self.side).is_some_and(|k| next.attacked(variant, k, next.side))
+        });
+        moves
+    }
+
+    /// Whether `sq` lies on a line along which an enemy rider could attack `king`.
+    fn on_rider_line(&self, variant: &Variant, king: usize, sq: usize) -> bool {
+        let files = variant.files as i32;
+        let (df, dr) = ((sq as i32 % files) - (king as i32 % files), (sq as i32 / files) - (king as i32 / files));
+        variant.lines[1 - self.side as usize].iter().filter(|l| l.riders != 0 || !l.limited.is_empty()).any(|l| {
+            // sq = king - j * (dx, dy) for some j >= 1.
+            let j = if l.dx != 0 { -df / l.dx } else { -dr / l.dy };
+            j >= 1 && -j * l.dx == df && -j * l.dy == dr
+        })
+    }
+}
