@@ -6,7 +6,6 @@
 //! Prints p50/p99 latencies and requests per second as a Markdown table.
 
 #[path = "../_tests/integration/services.rs"]
-#[allow(dead_code)]
 mod services;
 
 use std::collections::BTreeMap;

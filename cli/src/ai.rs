@@ -59,8 +59,8 @@ impl FromStr for Contender {
 impl Contender {
     fn player(&self, kind: GameKind, config: &Value, seed: u64) -> Result<ArenaPlayer> {
         Ok(match self {
-            Contender::Level(level) => ArenaPlayer::Ours(AnyPlayer::new(kind, *level, seed)?),
-            Contender::PlainUct(playouts) => ArenaPlayer::Ours(AnyPlayer::plain_uct(kind, *playouts, seed)?),
+            Contender::Level(level) => ArenaPlayer::Ours(Box::new(AnyPlayer::new(kind, *level, seed)?)),
+            Contender::PlainUct(playouts) => ArenaPlayer::Ours(Box::new(AnyPlayer::plain_uct(kind, *playouts, seed)?)),
             Contender::Uci(spec) if kind == GameKind::Chess => ArenaPlayer::Uci(UciEngine::start(spec, config)?),
             Contender::Uci(_) => bail!("a UCI engine plays only the chess variants"),
         })
@@ -69,7 +69,8 @@ impl Contender {
 
 /// A contender during one game.
 enum ArenaPlayer {
-    Ours(AnyPlayer),
+    /// Boxed: a player holds its search tree's arrays, many times a UCI engine's handle.
+    Ours(Box<AnyPlayer>),
     Uci(UciEngine),
 }
 

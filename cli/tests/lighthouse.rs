@@ -2,7 +2,8 @@
 //! the site has, against `tabula serve` with the built site: the home, each game's page, each local
 //! game and each game against the computer, a Triplex level, and rooms of each game kind as a
 //! player and as a spectator. Fails below 100 for accessibility, best practices or SEO, or below
-//! `PERFORMANCE_BAR` for performance (the median of three runs); writes the table to
+//! `PERFORMANCE_BAR` for performance (one run at `RERUN_BELOW` or more, else the median of three);
+//! writes the table to
 //! `target/lighthouse.md` (docs/PERFORMANCE.md keeps it), pages under the goal of 95 marked.
 //!
 //! The performance score moves with the machine (its 4x CPU slowdown multiplies what the 2-core
@@ -10,8 +11,9 @@
 //! to 93 in one test run and 83 to 93 over 20 runs, so the old bar of 90 failed CI on noise. For
 //! the median of three to fall under `PERFORMANCE_BAR`, two runs must fall 5 points under any of
 //! the 50 runs seen of the slowest pages (docs/PERFORMANCE.md); a real regression (a bundle loaded on first
-//! paint that should not be, a long task, a layout shift) costs more. The goal of 95 is reported
-//! per page, not enforced.
+//! paint that should not be, a long task, a layout shift) costs more. A first run 10 points over
+//! the bar passes without two more: no run of those 50 was 10 points under its page's median, and
+//! the two more runs were half the test's time. The goal of 95 is reported per page, not enforced.
 //!
 //! While working on one page: `TABULA_LIGHTHOUSE_ONLY=room` runs the pages whose name holds those
 //! words, and `TABULA_LIGHTHOUSE_RUNS=20` runs each that many times (the noise measurement).
@@ -31,6 +33,8 @@ use common::Server;
 
 /// Fails a page whose median performance score is below this (see the module's comment).
 const PERFORMANCE_BAR: u64 = 75;
+/// A page whose first run scores under this runs twice more, judged by the median of three.
+const RERUN_BELOW: u64 = PERFORMANCE_BAR + 10;
 /// The site's goal, reported per page.
 const PERFORMANCE_GOAL: u64 = 95;
 
@@ -151,7 +155,7 @@ fn every_kind_of_page_meets_the_lighthouse_bar() {
     }
     let runs: Option<u64> = std::env::var("TABULA_LIGHTHOUSE_RUNS").ok().map(|n| n.parse().expect("a number of runs"));
     let chromium = std::env::var("TABULA_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    let input = json!({"modules": lighthouse_modules(), "chrome": chromium, "pages": pages, "runs": runs});
+    let input = json!({"modules": lighthouse_modules(), "chrome": chromium, "pages": pages, "runs": runs, "rerun_below": RERUN_BELOW});
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/lighthouse/run.mjs");
     let mut child = Command::new("node")
         .arg(&script)

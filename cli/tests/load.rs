@@ -7,6 +7,7 @@
 //! - the soak: many games for a while on each store (`cargo xtask soak`: 200 games, 10 minutes; here
 //!   `TABULA_SOAK_GAMES`, default 20, for `TABULA_SOAK_SECONDS`, default 20): every room equals its
 //!   replay, no request over 2 s at p99.9, and the server's memory stays flat.
+//!
 //! The tests run one at a time: each measures latencies on a 2-core machine.
 
 #[path = "common/mod.rs"]

@@ -8,6 +8,7 @@ mod bundle_cache;
 mod float_formatting;
 mod services;
 mod site;
+mod test_binaries;
 mod timings;
 mod vercel;
 
@@ -203,21 +204,35 @@ fn test() -> Result<()> {
 }
 
 fn test_timed(timings: &mut timings::Timings) -> Result<()> {
-    let services = timings.phase("installs (rustup target, apt, npm, pip)", || {
-        ensure_wasm_target()?;
-        services::ensure_test_services()
-    })?;
+    // First formatting, which takes a second, then the lints on every target (tests too), warnings
+    // as errors: a slip is reported at once, counted, and everything else still runs.
+    let mut tally = Tally::default();
+    let checks: [(&str, &[&str]); 2] = [
+        ("cargo fmt --check", &["fmt", "--all", "--check"]),
+        ("cargo clippy --all-targets", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+    ];
+    for (name, args) in checks {
+        if let Err(error) = timings.phase(name, || run("cargo", args)) {
+            eprintln!("xtask: {error:#}");
+            tally.failed_runs.push(name.into());
+        }
+    }
+    let services =
+        timings.phase("installs (rustup target, apt, npm, pip; another checkout's test builds cleaned)", || {
+            ensure_wasm_target()?;
+            test_binaries::forget_other_checkouts_binaries()?;
+            services::ensure_test_services()
+        })?;
     // The browser tests run against the built site.
     timings.phase("site build (cargo xtask build-site)", site::build_site)?;
     // The deployed form: what `vercel build` makes of the repository (checked by cli/tests/vercel).
     let vercel_output = timings.phase("vercel build of the copy", || vercel::vercel_build(&services.vercel))?;
-    timings.phase("cargo fmt --check", || run("cargo", &["fmt", "--all", "--check"]))?;
     // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
     timings.phase("tabula-core for wasm32", || {
         run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])
     })?;
-    // Every target (unit, integration, benches run once as smoke tests), then the doc examples.
-    let mut tally = Tally::default();
+    // Every target (unit, integration, benches run once as smoke tests; test_binaries.rs runs them,
+    // some side by side), then the doc examples.
     let dist = site::dist_dir();
     let envs = [
         ("TABULA_POSTGREST", services.postgrest.as_os_str()),
@@ -226,7 +241,14 @@ fn test_timed(timings: &mut timings::Timings) -> Result<()> {
         ("TABULA_SITE_DIST", dist.as_os_str()),
         ("TABULA_VERCEL_OUTPUT", vercel_output.as_os_str()),
     ];
-    cargo_test(&["--workspace", "--all-targets"], &envs, &mut tally, timings)?;
+    let binaries = timings.phase("cargo test --workspace --all-targets: compiling", || test_binaries::build(&envs));
+    match binaries {
+        Ok(binaries) => test_binaries::run_all(&binaries, &envs, &mut tally, timings)?,
+        Err(error) => {
+            eprintln!("xtask: {error:#}");
+            tally.failed_runs.push("compiling the tests".into());
+        }
+    }
     cargo_test(&["--workspace", "--doc"], &envs, &mut tally, timings)?;
     println!("{}", tally.closing_line());
     if !tally.failed_runs.is_empty() {

@@ -23,6 +23,11 @@ impl Timings {
         result
     }
 
+    /// A row measured elsewhere (a test binary run by `test_binaries`).
+    pub fn add(&mut self, name: &str, took: Duration) {
+        self.rows.push((name.to_owned(), took));
+    }
+
     /// One `cargo test` run, started at `started`: its compile time (until the first test binary
     /// ran) and each test binary's, from the moments cargo named them.
     pub fn add_test_run(&mut self, run: &str, started: Instant, binaries: &[(Instant, String)]) {

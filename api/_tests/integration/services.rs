@@ -385,18 +385,24 @@ pub fn own_supabase() -> OwnSupabase {
     OwnSupabase { supabase, database, postgrest }
 }
 
+/// Holds a service shared by every test: it dies with the thread that started it (which `keep`
+/// parks for ever), that is with the test process.
+fn kept_for_the_tests(child: std::process::Child) {
+    static KEPT: std::sync::Mutex<Vec<std::process::Child>> = std::sync::Mutex::new(Vec::new());
+    KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(child);
+}
+
 pub fn supabase() -> &'static Supabase {
     static SUPABASE: OnceLock<Supabase> = OnceLock::new();
     SUPABASE.get_or_init(|| {
         keep(|| {
             let cluster = Cluster::create(false);
-            // Dropping a `Child` leaves it running; this thread parks forever once `keep` returns,
-            // so the servers live as long as the tests.
-            cluster.spawn();
+            // This thread parks forever once `keep` returns, so the servers live as long as the tests.
+            kept_for_the_tests(cluster.spawn());
             cluster.set_up_schema();
             let jwt_secret = format!("test-secret-{:032x}", rand::random::<u128>());
             let port = free_port();
-            start_postgrest(&cluster.postgres(), &jwt_secret, port);
+            kept_for_the_tests(start_postgrest(&cluster.postgres(), &jwt_secret, port));
             Supabase { postgres: cluster.postgres(), rest_url: format!("http://127.0.0.1:{port}"), jwt_secret }
         })
     })
@@ -424,7 +430,7 @@ pub fn redis_url() -> &'static str {
     REDIS.get_or_init(|| {
         keep(|| {
             let port = free_port();
-            spawn_redis(port);
+            kept_for_the_tests(spawn_redis(port));
             format!("redis://127.0.0.1:{port}")
         })
     })

@@ -87,7 +87,7 @@ fn new_game(variant: &str) -> Chess {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_local_game_with_a_promotion_and_castling_shows_the_engines_position() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/chess/local?variant=chess", server.base)).await.unwrap();
@@ -130,7 +130,7 @@ async fn a_local_game_with_a_promotion_and_castling_shows_the_engines_position()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_online_capablanca_game_looks_the_same_to_both_players_and_a_watcher() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "chess", json!({"variant": "capablanca"})).await;
     let (white, black, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
@@ -208,7 +208,7 @@ async fn edit_definition(client: &Client, edit: &str) -> String {
 /// a castling, with every board equal to the engine's and the room keeping its definition.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_custom_griffin_variant_is_written_on_the_page_and_played_online_with_a_watcher() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let (white, black, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
     white.goto(&format!("{}/chess", server.base)).await.unwrap();
@@ -308,7 +308,7 @@ async fn notice_says(client: &Client, want: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moves_are_typed_and_listed_in_san_and_records_go_out_as_pgn_and_come_in_as_pgn_or_fen() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/chess/local?variant=capablanca", server.base)).await.unwrap();
@@ -395,7 +395,7 @@ async fn drag(client: &Client, from: &str, to: &str, touch: bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pieces_are_drawn_and_move_by_drag_and_drop_with_a_mouse_or_a_finger() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/chess/local?variant=capablanca", server.base)).await.unwrap();
@@ -457,7 +457,7 @@ async fn pieces_are_drawn_and_move_by_drag_and_drop_with_a_mouse_or_a_finger() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_chess_page_explains_the_chosen_variant_and_draws_where_each_piece_goes() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/chess", server.base)).await.unwrap();
@@ -490,7 +490,7 @@ async fn the_chess_page_explains_the_chosen_variant_and_draws_where_each_piece_g
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_twelve_by_twelve_board_fits_a_phone() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/chess/local?variant=big12", server.base)).await.unwrap();
@@ -512,7 +512,7 @@ async fn the_twelve_by_twelve_board_fits_a_phone() {
 /// castled by taking one's own rook with the king.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_is_labelled_flips_marks_check_and_plays_en_passant_and_chess960_castling() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/chess/local?variant=chess", server.base)).await.unwrap();
@@ -562,7 +562,7 @@ async fn the_board_is_labelled_flips_marks_check_and_plays_en_passant_and_chess9
 /// its letter in a disc, and it is played in a local game by its own moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_custom_piece_without_a_drawing_is_a_letter_in_a_disc_and_plays_locally() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/chess", server.base)).await.unwrap();
@@ -610,7 +610,7 @@ async fn a_custom_piece_without_a_drawing_is_a_letter_in_a_disc_and_plays_locall
 /// A takeback in a chess room, asked by White after Black's reply and accepted: both moves go.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_takeback_is_asked_and_accepted_between_two_browsers() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "chess", json!({"variant": "chess"})).await;
     let (white, black) = (driver.browser().await, driver.browser().await);

@@ -27,7 +27,7 @@ async fn choose(client: &Client, select: &str, value: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let phone = driver.browser().await;
     cdp(&phone, "Emulation.setTouchEmulationEnabled", json!({"enabled": true, "maxTouchPoints": 5})).await;
@@ -97,7 +97,7 @@ async fn set_hidden(client: &Client, hidden: bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn your_move_shows_in_a_background_tab_and_first_on_the_home() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = (driver.browser().await, driver.browser().await);
     // Blue sits in two rooms: in `waiting` red has not moved yet; in `room` blue's move comes.
@@ -157,7 +157,7 @@ async fn your_move_shows_in_a_background_tab_and_first_on_the_home() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watcher_who_steps_back_stays_put_until_live() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "popucom", json!({})).await;
     let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
@@ -207,7 +207,7 @@ async fn a_watcher_who_steps_back_stays_put_until_live() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_leaves_can_be_claimed_against_and_takebacks_follow_the_room() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let server = Server::start_with_env(site_dist(), &[("TABULA_ABANDON_SECONDS", "3")]);
     let driver = Driver::start();
     let (red, blue) = (driver.browser().await, driver.browser().await);
@@ -276,7 +276,7 @@ async fn style(client: &Client, css: &str, pseudo: &str, property: &str) -> Stri
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn colour_blind_boards_tell_the_sides_apart_by_shape() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.set_window_size(800, 900).await.unwrap();

@@ -74,7 +74,7 @@ async fn moves_reach(client: &fantoccini::Client, game: &str, count: usize, with
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_plays_popucom_in_a_worker_while_the_page_stays_responsive() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/popucom", server.base)).await.unwrap();
@@ -162,7 +162,7 @@ async fn the_computer_plays_popucom_in_a_worker_while_the_page_stays_responsive(
 /// the budget, with no long task, and legal.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_answers_in_go_edges_and_chess_at_the_top_level_within_its_budget() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     let mut report = Vec::new();
@@ -196,7 +196,7 @@ async fn the_computer_answers_in_go_edges_and_chess_at_the_top_level_within_its_
 /// from `tabula bench popucom`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn popucom_playouts_in_the_worker_equal_the_native_ones_and_are_timed() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/popucom/local", server.base)).await.unwrap();

@@ -72,7 +72,7 @@ async fn act(client: &Client, action: &Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reference_game_replayed_by_clicks_on_one_device_shows_every_recorded_state() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/edges/local", server.base)).await.unwrap();
@@ -154,7 +154,7 @@ async fn refused(client: &Client, server: &Server, room: &str, tap: &str, reason
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_online_reference_game_looks_the_same_to_both_players_and_a_watcher() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "edges", json!({})).await;
     let (black, red, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
@@ -214,7 +214,7 @@ async fn an_online_reference_game_looks_the_same_to_both_players_and_a_watcher()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_fits_a_phone_and_its_edges_are_big_enough_to_tap() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     for width in [375, 320] {

@@ -87,7 +87,7 @@ async fn see(client: &Client, game: &Go, what: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_online_game_is_scored_alike_by_both_players_and_a_watcher() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "go", json!({"size": 9, "komi": 7.5})).await;
     let (black, white, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
@@ -178,7 +178,7 @@ async fn an_online_game_is_scored_alike_by_both_players_and_a_watcher() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_19x19_board_on_a_phone_needs_a_second_tap_or_a_confirmation() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/go/local?size=19", server.base)).await.unwrap();
@@ -252,7 +252,7 @@ fn gnugo_stones(sgf: &str) -> (Vec<String>, Vec<String>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_downloaded_sgf_reads_back_in_gnu_go_and_bad_files_are_explained() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/go/local?size=9&komi=6.5", server.base)).await.unwrap();
@@ -328,7 +328,7 @@ async fn a_downloaded_sgf_reads_back_in_gnu_go_and_bad_files_are_explained() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_go_takeback_is_asked_and_accepted_between_two_browsers() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "go", json!({"size": 9})).await;
     let (black, white) = (driver.browser().await, driver.browser().await);

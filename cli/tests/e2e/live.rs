@@ -72,7 +72,7 @@ pub(crate) async fn push_is(client: &Client, state: &str, seconds: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moves_reach_the_other_player_and_a_spectator_by_push_and_by_polling_without_it() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let mut server = Server::start(site_dist());
     let driver = Driver::start();
     let (_room, [red, blue, watcher]) = live_game(&server, &driver).await;

@@ -20,7 +20,7 @@ async fn room_of(client: &fantoccini::Client) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_play_meets_in_one_room_that_the_lobby_lists() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let server = Server::start(site_dist());
     let driver = Driver::start();
     let (ann, bo, cy, watcher) =

@@ -16,7 +16,6 @@ mod realtime;
 mod site;
 mod triplex;
 
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
@@ -29,10 +28,12 @@ use tabula_core::{Game, Seat};
 use browser::{board, click, js, screenshot, site_dist, text, wait_until, Driver};
 use common::Server;
 
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+/// The browser tests take turns: each drives a browser, and some time what the page does. An
+/// async lock, held across the test's awaits (a failed test's guard is dropped as it unwinds).
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-fn exclusive() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+async fn exclusive() -> tokio::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().await
 }
 
 fn index(cell: Cell) -> usize {
@@ -126,7 +127,7 @@ fn room_code() -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_local_game_played_to_the_end_shows_the_right_winner() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&server.base).await.unwrap();
@@ -158,7 +159,7 @@ async fn a_local_game_played_to_the_end_shows_the_right_winner() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_finish_an_online_game_while_a_third_watches() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "popucom", serde_json::json!({})).await;
     let (red, blue, watcher) = (driver.browser().await, driver.browser().await, driver.browser().await);
@@ -191,7 +192,7 @@ async fn two_players_finish_an_online_game_while_a_third_watches() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     red.refresh().await.unwrap();
@@ -232,7 +233,7 @@ async fn reloading_resumes_the_seat_and_moves_arrive_within_three_seconds() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_illegal_tap_sends_no_request_and_says_why() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     let count_puts = "window.__puts = 0; const original = window.fetch; window.fetch = (input, init) => { \
@@ -255,7 +256,7 @@ async fn an_illegal_tap_sends_no_request_and_says_why() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_keyboard_plays_and_320_pixels_still_fit() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.set_window_size(320, 640).await.unwrap();
@@ -291,7 +292,7 @@ async fn the_keyboard_plays_and_320_pixels_still_fit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_connection_is_shown_and_recovers_by_itself() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (mut server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     server.stop();
@@ -306,7 +307,7 @@ async fn a_lost_connection_is_shown_and_recovers_by_itself() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_takeback_is_asked_and_accepted_between_two_browsers() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     click(&blue, "#cell-0").await;

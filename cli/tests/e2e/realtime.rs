@@ -131,6 +131,8 @@ async fn talk(stream: TcpStream, shared: &Shared, sender: &broadcast::Sender<Com
     let mut commands = sender.subscribe();
     let address = Arc::new(Mutex::new(String::new()));
     let noted = address.clone();
+    // Its type is tungstenite's handshake callback's, whose error is an HTTP response.
+    #[allow(clippy::result_large_err)]
     let callback = move |request: &Request, response: Response| {
         *noted.lock().unwrap() = request.uri().to_string();
         Ok(response)
@@ -188,7 +190,8 @@ async fn talk(stream: TcpStream, shared: &Shared, sender: &broadcast::Sender<Com
             },
             command = commands.recv() => match command {
                 Ok(Command::Send { topic, frame }) if topics.contains(&topic) => {
-                    if sink.send(Message::text(frame)).await.is_err() {
+                    let sent = sink.send(Message::text(frame)).await;
+                    if sent.is_err() {
                         return tracked;
                     }
                 }
@@ -222,7 +225,7 @@ async fn room_version(http: &reqwest::Client, server: &Server, room: &str) -> i6
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_site_follows_a_room_on_supabase_realtime_and_polls_when_it_fails() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let realtime = FakeRealtime::start().await;
     let root = realtime.root();
     // Six seconds of abandonment: pages with a working push poll every 2 s (a third of it), and

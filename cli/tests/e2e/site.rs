@@ -10,7 +10,7 @@ use crate::{create_room, exclusive, no_horizontal_overflow};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_address_loads_directly_with_its_own_title() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let room = create_room(&server, "go", serde_json::json!({"size": 9})).await;
     let client = driver.browser().await;
@@ -48,7 +48,7 @@ async fn every_address_loads_directly_with_its_own_title() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn back_and_forward_work_across_page_loads_and_in_app_moves() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&server.base).await.unwrap();
@@ -100,7 +100,7 @@ async fn back_and_forward_work_across_page_loads_and_in_app_moves() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn missing_rooms_say_so() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/room/nosuchroom", server.base)).await.unwrap();
@@ -131,7 +131,7 @@ async fn missing_rooms_say_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_made_on_a_game_page_has_the_options_chosen_there() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/go", server.base)).await.unwrap();

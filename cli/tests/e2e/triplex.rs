@@ -123,7 +123,7 @@ async fn text_of_attr(client: &Client, id: &str, attr: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn levels_are_solved_by_drag_and_keyboard_open_the_next_and_update_the_records() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     let groups = catalog::by_size(catalog::shipped().iter().map(Level::board));
@@ -255,7 +255,7 @@ async fn levels_are_solved_by_drag_and_keyboard_open_the_next_and_update_the_rec
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_level_is_played_offline_and_its_record_is_sent_when_the_server_is_back() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (mut server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/triplex", server.base)).await.unwrap();
@@ -304,7 +304,7 @@ async fn a_level_is_played_offline_and_its_record_is_sent_when_the_server_is_bac
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_largest_levels_fit_phones_of_320_and_375_pixels() {
-    let _one = exclusive();
+    let _one = exclusive().await;
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     let widest = catalog::shipped().iter().position(|l| l.w == 12).unwrap() + 1;

@@ -4,14 +4,16 @@
 //
 // The performance score moves with the machine's load (its 4x CPU slowdown multiplies whatever the
 // 2-core machine was doing; single runs of a room were seen 6 points under their neighbours): a
-// page under 95 is run twice more and the median of the three is reported, with every run's score.
-// With `runs`, every page is run that many times (measuring the noise).
+// page whose first run scores under `rerun_below` is run twice more and the median of the three is
+// reported, with every run's score. With `runs`, every page is run that many times (measuring the
+// noise).
 //
 // Two gatherers that feed no score are left out, a third of each run's time: the full-page
 // screenshot (pictures for the HTML report, which nobody opens here) and the back/forward cache
 // check (`bf-cache`, weight 0: it navigates away and back).
 //
 // Input (JSON on stdin): { "modules": node_modules dir, "chrome": binary, "runs": number | null,
+//   "rerun_below": a performance score (0 to 100),
 //   "pages": [{ "name", "url", "storage": {key: value} | null, "skip": [audit ids] }] }
 // A page with `storage` gets those localStorage entries first (a player's seat) and is run without
 // Lighthouse's storage reset.
@@ -58,7 +60,7 @@ try {
   };
   for (const page of input.pages) {
     const reports = [await run(page)];
-    const wanted = input.runs ?? ((reports[0].categories.performance?.score ?? 0) < 0.95 ? 3 : 1);
+    const wanted = input.runs ?? ((reports[0].categories.performance?.score ?? 0) * 100 < input.rerun_below ? 3 : 1);
     while (reports.length < wanted) reports.push(await run(page));
     const performance = (r) => r.categories.performance?.score ?? 0;
     reports.sort((a, b) => performance(a) - performance(b));

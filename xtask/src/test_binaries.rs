@@ -1,0 +1,204 @@
+//! Runs the workspace's test binaries as `cargo test --no-fail-fast` would (each from its package's
+//! folder, every one even when one fails), but not one after another: the binaries that only
+//! compute (perft, the engine matches) run at the lowest CPU priority beside the ones that mostly
+//! wait on browsers, servers and timers, and Lighthouse, whose performance score reads how fast the
+//! CPU is, runs last with the machine to itself.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde_json::Value;
+
+use crate::{timings::Timings, workspace_root, Tally};
+
+/// Binaries that only use the CPU: they run beside the others, under `nice -n 19`, so what they take
+/// is the time the waiting binaries leave (the browser tests' timing bounds see an idle core).
+const SIDE_LANE: &[&str] = &["core/tests/fairy.rs", "cli/tests/go_gtp.rs", "cli/tests/fairy_stockfish.rs"];
+
+/// Binaries that run alone once everything else has finished.
+const ALONE_LAST: &[&str] = &["cli/tests/lighthouse.rs"];
+
+/// One test binary `cargo test --all-targets` would run.
+pub struct TestBinary {
+    /// Its source file from the workspace root (`cli/tests/e2e/main.rs`): its name in the logs.
+    name: String,
+    executable: PathBuf,
+    package_dir: PathBuf,
+    package_name: String,
+}
+
+/// What one binary did.
+struct Outcome {
+    name: String,
+    took: Duration,
+    succeeded: bool,
+    output: String,
+}
+
+/// The workspace's packages whose tests compile in a path of their checkout (`env!
+/// ("CARGO_MANIFEST_DIR")`, to find `../shared` and their data files).
+const PACKAGES_WITH_PATHS: &[&str] = &["tabula-core", "tabula-api", "tabula-cli", "tabula-site"];
+
+/// When the shared target directory (`~/.cargo/config.toml`) was last used by another checkout (CI's
+/// clone, a worktree), cargo can take that checkout's test binaries as fresh here (its fingerprints
+/// compare file times, and this checkout's files are older), and their compiled-in paths point
+/// into the other checkout: cleans this workspace's packages then, so they are built from here.
+pub fn forget_other_checkouts_binaries() -> Result<()> {
+    let marker = crate::site::target_dir().join("xtask-last-checkout");
+    let here = workspace_root().display().to_string();
+    let last = std::fs::read_to_string(&marker).unwrap_or_default();
+    if !last.is_empty() && last != here {
+        eprintln!("xtask: the target directory was last used by {last}: cleaning this workspace's packages");
+        // The debug profile only: the release builds (the Vercel copy's) and wasm32's are not tests.
+        let mut args = vec!["clean", "--profile", "dev"];
+        for package in PACKAGES_WITH_PATHS {
+            args.extend(["-p", package]);
+        }
+        crate::run("cargo", &args)?;
+    }
+    std::fs::create_dir_all(crate::site::target_dir())?;
+    std::fs::write(&marker, here).with_context(|| format!("could not write {}", marker.display()))
+}
+
+/// Compiles every target of the workspace in test mode (`cargo test --no-run`) and lists the
+/// binaries that `cargo test` would then run, in its order.
+pub fn build(envs: &[(&str, &std::ffi::OsStr)]) -> Result<Vec<TestBinary>> {
+    let args = ["test", "--workspace", "--all-targets", "--no-run", "--message-format=json-render-diagnostics"];
+    eprintln!("xtask: cargo {}", args.join(" "));
+    let output = Command::new("cargo")
+        .args(args)
+        .envs(envs.iter().copied())
+        .current_dir(workspace_root())
+        .stderr(Stdio::inherit())
+        .output()
+        .context("could not start cargo test --no-run")?;
+    if !output.status.success() {
+        bail!("compiling the tests failed ({})", output.status);
+    }
+    let root = workspace_root();
+    let mut binaries = Vec::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<Value>(line) else { continue };
+        if message["reason"] != "compiler-artifact" || message["profile"]["test"] != true {
+            continue;
+        }
+        let (Some(executable), Some(manifest), Some(source)) =
+            (message["executable"].as_str(), message["manifest_path"].as_str(), message["target"]["src_path"].as_str())
+        else {
+            continue;
+        };
+        let package_dir = Path::new(manifest).parent().context("a manifest path has a folder")?.to_path_buf();
+        let package_name = manifest_package_name(&message).unwrap_or_default();
+        let name = Path::new(source).strip_prefix(&root).unwrap_or(Path::new(source)).display().to_string();
+        binaries.push(TestBinary { name, executable: executable.into(), package_dir, package_name });
+    }
+    for named in SIDE_LANE.iter().chain(ALONE_LAST) {
+        if !binaries.iter().any(|binary| binary.name == *named) {
+            bail!("xtask's test lanes name {named}, which no test target has: update test_binaries.rs");
+        }
+    }
+    Ok(binaries)
+}
+
+/// The package's name from a `package_id` (`path+file:///work/core#tabula-core@0.1.0`).
+fn manifest_package_name(message: &Value) -> Option<String> {
+    let id = message["package_id"].as_str()?;
+    let (_, name_version) = id.rsplit_once('#')?;
+    Some(name_version.split_once('@').map_or(name_version, |(name, _)| name).to_owned())
+}
+
+/// Runs every binary: the side lane beside the main one, then the ones that run alone. Each
+/// binary's output is printed whole when it ends (and kept in `<target>/test-output/`); its
+/// summaries go into `tally`, its time into `timings`.
+pub fn run_all(
+    binaries: &[TestBinary],
+    envs: &[(&str, &std::ffi::OsStr)],
+    tally: &mut Tally,
+    timings: &mut Timings,
+) -> Result<()> {
+    let logs = crate::site::target_dir().join("test-output");
+    std::fs::create_dir_all(&logs).with_context(|| format!("could not create {}", logs.display()))?;
+    let in_lane = |names: &[&str], binary: &TestBinary| names.contains(&binary.name.as_str());
+    let side: Vec<&TestBinary> = binaries.iter().filter(|b| in_lane(SIDE_LANE, b)).collect();
+    let alone: Vec<&TestBinary> = binaries.iter().filter(|b| in_lane(ALONE_LAST, b)).collect();
+    let main: Vec<&TestBinary> =
+        binaries.iter().filter(|b| !in_lane(SIDE_LANE, b) && !in_lane(ALONE_LAST, b)).collect();
+
+    let printing = Mutex::new(());
+    let started = Instant::now();
+    let (main_outcomes, side_outcomes) = std::thread::scope(|scope| {
+        let side_lane = scope.spawn(|| run_lane(&side, envs, true, &logs, &printing));
+        let main_outcomes = run_lane(&main, envs, false, &logs, &printing);
+        (main_outcomes, side_lane.join().expect("the side lane's thread ends"))
+    });
+    timings.add("test binaries side by side (main lane | side lane, niced)", started.elapsed());
+    let alone_started = Instant::now();
+    let alone_outcomes = run_lane(&alone, envs, false, &logs, &printing);
+    timings.add("test binaries alone (Lighthouse)", alone_started.elapsed());
+
+    for (lane, outcomes) in [("main", main_outcomes?), ("side", side_outcomes?), ("alone", alone_outcomes?)] {
+        for outcome in outcomes {
+            timings.add(&format!("  {lane}: {}", outcome.name), outcome.took);
+            outcome.output.lines().for_each(|line| tally.add_summary(line));
+            if !outcome.succeeded {
+                tally.failed_runs.push(outcome.name);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `binaries` one after another (all of them, whatever fails).
+fn run_lane(
+    binaries: &[&TestBinary],
+    envs: &[(&str, &std::ffi::OsStr)],
+    niced: bool,
+    logs: &Path,
+    printing: &Mutex<()>,
+) -> Result<Vec<Outcome>> {
+    let mut outcomes = Vec::new();
+    for binary in binaries {
+        eprintln!("xtask: started {}", binary.name);
+        let log = logs.join(binary.name.replace('/', "_") + ".log");
+        let file = std::fs::File::create(&log).with_context(|| format!("could not create {}", log.display()))?;
+        let mut command = if niced {
+            let mut nice = Command::new("nice");
+            nice.args(["-n", "19"]).arg(&binary.executable);
+            nice
+        } else {
+            Command::new(&binary.executable)
+        };
+        // What cargo test gives a test binary at run time: its package's folder, as the working
+        // directory and in CARGO_MANIFEST_DIR (xtask's own would be inherited otherwise).
+        command
+            .current_dir(&binary.package_dir)
+            .env("CARGO_MANIFEST_DIR", &binary.package_dir)
+            .env("CARGO_PKG_NAME", &binary.package_name)
+            .envs(envs.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(file.try_clone()?)
+            .stderr(file);
+        let started = Instant::now();
+        let status = command.status();
+        let took = started.elapsed();
+        let output = std::fs::read_to_string(&log).unwrap_or_default();
+        let succeeded = match &status {
+            Ok(status) => status.success(),
+            Err(error) => {
+                eprintln!("xtask: could not start {}: {error}", binary.executable.display());
+                false
+            }
+        };
+        let verdict = if succeeded { "ok" } else { "FAILED" };
+        {
+            let _whole = printing.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            println!("\n     Running {} ({})\n{output}", binary.name, binary.executable.display());
+            eprintln!("xtask: {} {verdict} in {:.1} min", binary.name, took.as_secs_f64() / 60.0);
+        }
+        outcomes.push(Outcome { name: binary.name.clone(), took, succeeded, output });
+    }
+    Ok(outcomes)
+}
