@@ -21,6 +21,8 @@ const USAGE: &str =
     "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask vercel-build";
 
 fn main() -> Result<()> {
+    workspace_root();
+    forget_cargo_run_variables();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("test") => test(),
@@ -174,11 +176,34 @@ fn cargo_test(
 /// The workspace root, from the environment `cargo run` sets at run time: a target directory shared
 /// by two checkouts can leave one checkout running the other's xtask binary, whose compile-time path
 /// would point at the wrong tree.
+/// Asked once, before `forget_cargo_run_variables` removes the variable.
 pub(crate) fn workspace_root() -> std::path::PathBuf {
-    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    manifest_dir.parent().expect("xtask sits in the workspace").to_path_buf()
+    static ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        manifest_dir.parent().expect("xtask sits in the workspace").to_path_buf()
+    })
+    .clone()
+}
+
+/// Removes what `cargo run` told xtask about itself (`CARGO_MANIFEST_DIR`, `CARGO_PKG_NAME`, ...),
+/// so the cargo commands xtask runs see the environment a developer's would. Build scripts that
+/// watch those names (ring's `rerun-if-env-changed=CARGO_MANIFEST_DIR`, read from cargo's own
+/// environment) otherwise ran again whenever a build alternated between xtask and a shell, or
+/// between two checkouts, and everything above them was compiled again (minutes on every run).
+fn forget_cargo_run_variables() {
+    let ours = |name: &str| {
+        name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_MANIFEST_")
+            || ["CARGO_CRATE_NAME", "CARGO_BIN_NAME", "CARGO_PRIMARY_PACKAGE"].contains(&name)
+    };
+    let names: Vec<String> =
+        std::env::vars_os().filter_map(|(name, _)| name.into_string().ok()).filter(|n| ours(n)).collect();
+    for name in names {
+        std::env::remove_var(name);
+    }
 }
 
 /// The wasm32 target, for the rule engine's browser build. rustup is how this project's machines get

@@ -172,7 +172,7 @@ fn run_lane(
             Command::new(&binary.executable)
         };
         // What cargo test gives a test binary at run time: its package's folder, as the working
-        // directory and in CARGO_MANIFEST_DIR (xtask's own would be inherited otherwise).
+        // directory and in CARGO_MANIFEST_DIR.
         command
             .current_dir(&binary.package_dir)
             .env("CARGO_MANIFEST_DIR", &binary.package_dir)
