@@ -259,7 +259,9 @@ fn test_timed(timings: &mut timings::Timings) -> Result<()> {
     // Every target (unit, integration, benches run once as smoke tests; test_binaries.rs runs them,
     // some side by side), then the doc examples.
     let dist = site::dist_dir();
+    let pieces = std::ffi::OsString::from(site::pieces_url()?);
     let envs = [
+        ("TABULA_PIECES", pieces.as_os_str()),
         ("TABULA_POSTGREST", services.postgrest.as_os_str()),
         ("TABULA_LIGHTHOUSE_MODULES", services.lighthouse_modules.as_os_str()),
         ("TABULA_PYFFISH", services.pyffish.as_os_str()),

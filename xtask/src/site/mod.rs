@@ -127,6 +127,13 @@ impl Asset {
     }
 }
 
+/// The URL the site is built with for the piece drawings (`TABULA_PIECES`). The site crate reads
+/// it at compile time, so every build of it should name the same (the tests' too: an unset one
+/// compiled the crate again after each pre-rendering, and the pre-renderer again after the tests).
+pub fn pieces_url() -> Result<String> {
+    Ok(pieces()?.url())
+}
+
 /// The chess piece drawings (`site/static/pieces.svg`) without their comment. The pre-rendered
 /// pages and the bundles are built with its URL (`TABULA_PIECES`). Fetched beside the bundle by the
 /// pages that show pieces; the budget counts HTML, JS and WASM, and its size is printed apart.
