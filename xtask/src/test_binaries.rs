@@ -1,8 +1,9 @@
 //! Runs the workspace's test binaries as `cargo test --no-fail-fast` would (each from its package's
 //! folder, every one even when one fails), but not one after another: the binaries that only
 //! compute (perft, the engine matches) run at the lowest CPU priority beside the ones that mostly
-//! wait on browsers, servers and timers, and Lighthouse, whose performance score reads how fast the
-//! CPU is, runs last with the machine to itself.
+//! wait on browsers, servers and timers; the tests that time the CPU (the computer's replies) and
+//! Lighthouse, whose performance score reads how fast the CPU is, run last with the machine to
+//! themselves.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -20,6 +21,30 @@ const SIDE_LANE: &[&str] = &["core/tests/fairy.rs", "cli/tests/go_gtp.rs", "cli/
 
 /// Binaries that run alone once everything else has finished.
 const ALONE_LAST: &[&str] = &["cli/tests/lighthouse.rs"];
+
+/// Tests that time what the CPU does (the computer's reply, against a bound measured natively), by
+/// binary and name filter: beside the side lane they timed its load (an Edges reply took 2.35 s
+/// against a bound of 2.12; the two vCPUs may share one core). They run alone before the binaries
+/// above, and the rest of their binary in its lane without them.
+const ALONE_TESTS: &[(&str, &str)] = &[("cli/tests/e2e/main.rs", "computer::")];
+
+/// One run of a test binary: its arguments (test filters), and its name in the logs.
+struct Run<'a> {
+    binary: &'a TestBinary,
+    args: Vec<String>,
+    name: String,
+}
+
+impl<'a> Run<'a> {
+    /// The whole binary, but the tests that run alone.
+    fn whole(binary: &'a TestBinary) -> Run<'a> {
+        let mut args = Vec::new();
+        for (_, filter) in ALONE_TESTS.iter().filter(|(name, _)| *name == binary.name) {
+            args.extend(["--skip".to_owned(), (*filter).to_owned()]);
+        }
+        Run { binary, args, name: binary.name.clone() }
+    }
+}
 
 /// One test binary `cargo test --all-targets` would run.
 pub struct TestBinary {
@@ -95,7 +120,7 @@ pub fn build(envs: &[(&str, &std::ffi::OsStr)]) -> Result<Vec<TestBinary>> {
         let name = Path::new(source).strip_prefix(&root).unwrap_or(Path::new(source)).display().to_string();
         binaries.push(TestBinary { name, executable: executable.into(), package_dir, package_name });
     }
-    for named in SIDE_LANE.iter().chain(ALONE_LAST) {
+    for named in SIDE_LANE.iter().chain(ALONE_LAST).chain(ALONE_TESTS.iter().map(|(name, _)| name)) {
         if !binaries.iter().any(|binary| binary.name == *named) {
             bail!("xtask's test lanes name {named}, which no test target has: update test_binaries.rs");
         }
@@ -122,10 +147,15 @@ pub fn run_all(
     let logs = crate::site::target_dir().join("test-output");
     std::fs::create_dir_all(&logs).with_context(|| format!("could not create {}", logs.display()))?;
     let in_lane = |names: &[&str], binary: &TestBinary| names.contains(&binary.name.as_str());
-    let side: Vec<&TestBinary> = binaries.iter().filter(|b| in_lane(SIDE_LANE, b)).collect();
-    let alone: Vec<&TestBinary> = binaries.iter().filter(|b| in_lane(ALONE_LAST, b)).collect();
-    let main: Vec<&TestBinary> =
-        binaries.iter().filter(|b| !in_lane(SIDE_LANE, b) && !in_lane(ALONE_LAST, b)).collect();
+    let side: Vec<Run> = binaries.iter().filter(|b| in_lane(SIDE_LANE, b)).map(Run::whole).collect();
+    let main: Vec<Run> =
+        binaries.iter().filter(|b| !in_lane(SIDE_LANE, b) && !in_lane(ALONE_LAST, b)).map(Run::whole).collect();
+    let mut alone: Vec<Run> = Vec::new();
+    for (name, filter) in ALONE_TESTS {
+        let binary = binaries.iter().find(|b| b.name == *name).expect("checked when built");
+        alone.push(Run { binary, args: vec![(*filter).to_owned()], name: format!("{name} {filter}") });
+    }
+    alone.extend(binaries.iter().filter(|b| in_lane(ALONE_LAST, b)).map(Run::whole));
 
     let printing = Mutex::new(());
     let started = Instant::now();
@@ -137,7 +167,7 @@ pub fn run_all(
     timings.add("test binaries side by side (main lane | side lane, niced)", started.elapsed());
     let alone_started = Instant::now();
     let alone_outcomes = run_lane(&alone, envs, false, &logs, &printing);
-    timings.add("test binaries alone (Lighthouse)", alone_started.elapsed());
+    timings.add("test binaries alone (the computer's timed replies, Lighthouse)", alone_started.elapsed());
 
     for (lane, outcomes) in [("main", main_outcomes?), ("side", side_outcomes?), ("alone", alone_outcomes?)] {
         for outcome in outcomes {
@@ -153,23 +183,26 @@ pub fn run_all(
 
 /// Runs `binaries` one after another (all of them, whatever fails).
 fn run_lane(
-    binaries: &[&TestBinary],
+    runs: &[Run],
     envs: &[(&str, &std::ffi::OsStr)],
     niced: bool,
     logs: &Path,
     printing: &Mutex<()>,
 ) -> Result<Vec<Outcome>> {
     let mut outcomes = Vec::new();
-    for binary in binaries {
-        eprintln!("xtask: started {}", binary.name);
-        let log = logs.join(binary.name.replace('/', "_") + ".log");
+    for run in runs {
+        let binary = run.binary;
+        eprintln!("xtask: started {}", run.name);
+        let log = logs.join(run.name.replace(['/', ' ', ':'], "_") + ".log");
         let file = std::fs::File::create(&log).with_context(|| format!("could not create {}", log.display()))?;
         let mut command = if niced {
             let mut nice = Command::new("nice");
-            nice.args(["-n", "19"]).arg(&binary.executable);
+            nice.args(["-n", "19"]).arg(&binary.executable).args(&run.args);
             nice
         } else {
-            Command::new(&binary.executable)
+            let mut command = Command::new(&binary.executable);
+            command.args(&run.args);
+            command
         };
         // What cargo test gives a test binary at run time: its package's folder, as the working
         // directory and in CARGO_MANIFEST_DIR.
@@ -195,10 +228,10 @@ fn run_lane(
         let verdict = if succeeded { "ok" } else { "FAILED" };
         {
             let _whole = printing.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            println!("\n     Running {} ({})\n{output}", binary.name, binary.executable.display());
-            eprintln!("xtask: {} {verdict} in {:.1} min", binary.name, took.as_secs_f64() / 60.0);
+            println!("\n     Running {} ({})\n{output}", run.name, binary.executable.display());
+            eprintln!("xtask: {} {verdict} in {:.1} min", run.name, took.as_secs_f64() / 60.0);
         }
-        outcomes.push(Outcome { name: binary.name.clone(), took, succeeded, output });
+        outcomes.push(Outcome { name: run.name.clone(), took, succeeded, output });
     }
     Ok(outcomes)
 }
