@@ -52,7 +52,6 @@ pub struct TestBinary {
     name: String,
     executable: PathBuf,
     package_dir: PathBuf,
-    package_name: String,
 }
 
 /// What one binary did.
@@ -116,9 +115,8 @@ pub fn build(envs: &[(&str, &std::ffi::OsStr)]) -> Result<Vec<TestBinary>> {
             continue;
         };
         let package_dir = Path::new(manifest).parent().context("a manifest path has a folder")?.to_path_buf();
-        let package_name = manifest_package_name(&message).unwrap_or_default();
         let name = Path::new(source).strip_prefix(&root).unwrap_or(Path::new(source)).display().to_string();
-        binaries.push(TestBinary { name, executable: executable.into(), package_dir, package_name });
+        binaries.push(TestBinary { name, executable: executable.into(), package_dir });
     }
     for named in SIDE_LANE.iter().chain(ALONE_LAST).chain(ALONE_TESTS.iter().map(|(name, _)| name)) {
         if !binaries.iter().any(|binary| binary.name == *named) {
@@ -126,13 +124,6 @@ pub fn build(envs: &[(&str, &std::ffi::OsStr)]) -> Result<Vec<TestBinary>> {
         }
     }
     Ok(binaries)
-}
-
-/// The package's name from a `package_id` (`path+file:///work/core#tabula-core@0.1.0`).
-fn manifest_package_name(message: &Value) -> Option<String> {
-    let id = message["package_id"].as_str()?;
-    let (_, name_version) = id.rsplit_once('#')?;
-    Some(name_version.split_once('@').map_or(name_version, |(name, _)| name).to_owned())
 }
 
 /// Runs every binary: the side lane beside the main one, then the ones that run alone. Each
@@ -209,7 +200,6 @@ fn run_lane(
         command
             .current_dir(&binary.package_dir)
             .env("CARGO_MANIFEST_DIR", &binary.package_dir)
-            .env("CARGO_PKG_NAME", &binary.package_name)
             .envs(envs.iter().copied())
             .stdin(Stdio::null())
             .stdout(file.try_clone()?)
