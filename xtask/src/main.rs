@@ -229,18 +229,12 @@ fn test() -> Result<()> {
 }
 
 fn test_timed(timings: &mut timings::Timings) -> Result<()> {
-    // First formatting, which takes a second, then the lints on every target (tests too), warnings
-    // as errors: a slip is reported at once, counted, and everything else still runs.
+    // First formatting, which takes a second: a slip is reported at once, counted, and everything
+    // else still runs.
     let mut tally = Tally::default();
-    let checks: [(&str, &[&str]); 2] = [
-        ("cargo fmt --check", &["fmt", "--all", "--check"]),
-        ("cargo clippy --all-targets", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
-    ];
-    for (name, args) in checks {
-        if let Err(error) = timings.phase(name, || run("cargo", args)) {
-            eprintln!("xtask: {error:#}");
-            tally.failed_runs.push(name.into());
-        }
+    if let Err(error) = timings.phase("cargo fmt --check", || run("cargo", &["fmt", "--all", "--check"])) {
+        eprintln!("xtask: {error:#}");
+        tally.failed_runs.push("cargo fmt --check".into());
     }
     let services =
         timings.phase("installs (rustup target, apt, npm, pip; another checkout's test builds cleaned)", || {
@@ -248,18 +242,27 @@ fn test_timed(timings: &mut timings::Timings) -> Result<()> {
             test_binaries::forget_other_checkouts_binaries()?;
             services::ensure_test_services()
         })?;
-    // The browser tests run against the built site.
-    timings.phase("site build (cargo xtask build-site)", site::build_site)?;
-    // The deployed form: what `vercel build` makes of the repository (checked by cli/tests/vercel).
-    let vercel_output = timings.phase("vercel build of the copy", || vercel::vercel_build(&services.vercel))?;
-    // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
-    timings.phase("tabula-core for wasm32", || {
-        run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])
-    })?;
-    // Every target (unit, integration, benches run once as smoke tests; test_binaries.rs runs them,
-    // some side by side), then the doc examples.
     let dist = site::dist_dir();
     let pieces = std::ffi::OsString::from(site::pieces_url()?);
+    // The site's bundles (the browser tests run against them) build beside the native builds:
+    // each bundle's compile and link-time optimisation keeps one core busy, in a target directory
+    // of their own (`site::bundle_target_dir`), so the lints and the tests' compile use the other.
+    let (site_built, native_builds) = std::thread::scope(|scope| {
+        let site = scope.spawn(|| {
+            let started = std::time::Instant::now();
+            (site::build_site(), started.elapsed())
+        });
+        let native_builds = native_builds(timings, &mut tally, &pieces);
+        let site_built =
+            site.join().unwrap_or_else(|_| (Err(anyhow::anyhow!("the site build panicked")), Default::default()));
+        (site_built, native_builds)
+    });
+    let (site_result, site_took) = site_built;
+    timings.add("site build (cargo xtask build-site), beside the three before", site_took);
+    site_result?;
+    let binaries = native_builds?;
+    // The deployed form: what `vercel build` makes of the repository (checked by cli/tests/vercel).
+    let vercel_output = timings.phase("vercel build of the copy", || vercel::vercel_build(&services.vercel))?;
     let envs = [
         ("TABULA_PIECES", pieces.as_os_str()),
         ("TABULA_POSTGREST", services.postgrest.as_os_str()),
@@ -268,7 +271,6 @@ fn test_timed(timings: &mut timings::Timings) -> Result<()> {
         ("TABULA_SITE_DIST", dist.as_os_str()),
         ("TABULA_VERCEL_OUTPUT", vercel_output.as_os_str()),
     ];
-    let binaries = timings.phase("cargo test --workspace --all-targets: compiling", || test_binaries::build(&envs));
     match binaries {
         Ok(binaries) => test_binaries::run_all(&binaries, &envs, &mut tally, timings)?,
         Err(error) => {
@@ -285,4 +287,27 @@ fn test_timed(timings: &mut timings::Timings) -> Result<()> {
         bail!("no test ran");
     }
     Ok(())
+}
+
+/// The native builds, beside the site's: the lints on every target (tests too, warnings as
+/// errors; a failure is counted, not fatal), the rule engine for wasm32, and every test target
+/// (unit, integration, benches run once as smoke tests; `test_binaries` runs them, some side by
+/// side). The outer error stops the run; the inner one is a compile failure of the tests, counted.
+fn native_builds(
+    timings: &mut timings::Timings,
+    tally: &mut Tally,
+    pieces: &std::ffi::OsStr,
+) -> Result<Result<Vec<test_binaries::TestBinary>>> {
+    let clippy = ["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"];
+    if let Err(error) = timings.phase("cargo clippy --all-targets", || run("cargo", &clippy)) {
+        eprintln!("xtask: {error:#}");
+        tally.failed_runs.push("cargo clippy --all-targets".into());
+    }
+    // The rule engine is shared with the browser: it must build for wasm32 (no I/O, no threads).
+    timings.phase("tabula-core for wasm32", || {
+        run("cargo", &["build", "--package", "tabula-core", "--target", "wasm32-unknown-unknown"])
+    })?;
+    // The site crate reads TABULA_PIECES when it compiles (the pre-renderer gets the same value).
+    let compile_envs = [("TABULA_PIECES", pieces)];
+    Ok(timings.phase("cargo test --workspace --all-targets: compiling", || test_binaries::build(&compile_envs)))
 }

@@ -41,6 +41,25 @@ fn every_module_opens_with_a_line_saying_what_it_is() {
     assert!(unsaid.is_empty(), "modules that do not open with a `//!` line: {unsaid:?}");
 }
 
+/// The engine runs on the server and in the browser, and both must compute the same: `SmallRng` is
+/// Xoshiro256++ on 64-bit targets and Xoshiro128++ on wasm32, so a seeded draw (Go's dead-stone
+/// proposal, a computer's move) would differ between the two. The engine names its generator.
+#[test]
+fn the_engine_draws_the_same_numbers_on_every_target() {
+    let mut files = Vec::new();
+    rust_files(&workspace().join("core/src"), &mut files);
+    assert!(files.len() > 20, "found only {} files", files.len());
+    let platform_dependent: Vec<String> = files
+        .iter()
+        .filter(|file| {
+            let code = std::fs::read_to_string(file).unwrap();
+            code.lines().any(|line| !line.trim_start().starts_with("//") && line.contains("SmallRng"))
+        })
+        .map(|file| file.strip_prefix(workspace()).unwrap().display().to_string())
+        .collect();
+    assert!(platform_dependent.is_empty(), "the engine draws from `SmallRng` in {platform_dependent:?}");
+}
+
 /// Each package of the workspace with the packages of the workspace it depends on, directly or not
 /// (normal dependencies, for every target), from `cargo metadata`.
 fn workspace_dependencies() -> BTreeMap<String, BTreeSet<String>> {

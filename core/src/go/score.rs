@@ -2,8 +2,8 @@
 //! players toggle groups and both accept; then area scoring: stones plus empty regions that touch
 //! only one colour, dead stones removed first, komi to white.
 
-use rand::rngs::SmallRng;
 use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Board, BLACK, EMPTY, WHITE};
@@ -108,7 +108,9 @@ fn groups(board: &Board) -> Vec<usize> {
 /// Per point: playouts ending black's minus white's (Tromp-Taylor ownership of the final board).
 fn ownership(board: &Board) -> Vec<i64> {
     let mut total = vec![0i64; super::board::MAX_POINTS];
-    let mut rng = SmallRng::seed_from_u64(board.hash());
+    // Xoshiro256++ everywhere: `SmallRng` is another generator on wasm32, and the room page, which
+    // replays the game with its own copy of the engine, would then propose other dead stones.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(board.hash());
     for _ in 0..PLAYOUTS {
         let (end, _) = Go::playout_from(board, BLACK, &mut rng);
         let owners = area_owners(&end, &[]);

@@ -9,7 +9,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 
 use super::compress::gzip;
-use super::{hashed, target_dir, Bundle, BundleSpec};
+use super::{bundle_target_dir, hashed, target_dir, Bundle, BundleSpec};
 use crate::{bundle_cache, workspace_root};
 
 /// The caller's rustflags (in cargo's encoding: paths may hold spaces) plus the paths rustc writes
@@ -94,13 +94,14 @@ pub fn build_bundle(
                 .envs(envs)
                 .env("CARGO_ENCODED_RUSTFLAGS", &rustflags)
                 .env_remove("RUSTFLAGS")
+                .env("CARGO_TARGET_DIR", bundle_target_dir())
                 .current_dir(workspace_root())
                 .status()
                 .context("could not start cargo")?;
             if !status.success() {
                 bail!("cargo {} failed ({status})", args.join(" "));
             }
-            let built = target_dir().join(format!("wasm32-unknown-unknown/{profile}/tabula_site.wasm"));
+            let built = bundle_target_dir().join(format!("wasm32-unknown-unknown/{profile}/tabula_site.wasm"));
             bundle_cache::keep(name, &key, &built)?
         }
     };

@@ -47,6 +47,13 @@ pub(crate) fn target_dir() -> PathBuf {
         .clone()
 }
 
+/// Where cargo builds the site's WASM bundles: a target directory of their own (inside the
+/// workspace's), so that `cargo xtask test` builds them while the native builds hold the
+/// workspace's lock. They share nothing with those builds anyway (another target, another profile).
+pub(crate) fn bundle_target_dir() -> PathBuf {
+    target_dir().join("site-wasm")
+}
+
 /// What the pre-renderer says the site is.
 #[derive(Deserialize)]
 struct Manifest {
