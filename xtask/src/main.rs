@@ -244,40 +244,46 @@ fn test_timed(timings: &mut timings::Timings) -> Result<()> {
         })?;
     let dist = site::dist_dir();
     let pieces = std::ffi::OsString::from(site::pieces_url()?);
-    // The site's bundles (the browser tests run against them) build beside the native builds:
-    // each bundle's compile and link-time optimisation keeps one core busy, in a target directory
-    // of their own (`site::bundle_target_dir`), so the lints and the tests' compile use the other.
-    let (site_built, native_builds) = std::thread::scope(|scope| {
-        let site = scope.spawn(|| {
-            let started = std::time::Instant::now();
-            (site::build_site(), started.elapsed())
-        });
-        let native_builds = native_builds(timings, &mut tally, &pieces);
-        let site_built =
-            site.join().unwrap_or_else(|_| (Err(anyhow::anyhow!("the site build panicked")), Default::default()));
-        (site_built, native_builds)
-    });
-    let (site_result, site_took) = site_built;
-    timings.add("site build (cargo xtask build-site), beside the three before", site_took);
-    site_result?;
-    let binaries = native_builds?;
-    // The deployed form: what `vercel build` makes of the repository (checked by cli/tests/vercel).
-    let vercel_output = timings.phase("vercel build of the copy", || vercel::vercel_build(&services.vercel))?;
-    let envs = [
+    let vercel_output = std::sync::OnceLock::new();
+    // What the test binaries read at run time; the Vercel build's output is added once it exists.
+    let mut envs = vec![
         ("TABULA_PIECES", pieces.as_os_str()),
         ("TABULA_POSTGREST", services.postgrest.as_os_str()),
         ("TABULA_LIGHTHOUSE_MODULES", services.lighthouse_modules.as_os_str()),
         ("TABULA_PYFFISH", services.pyffish.as_os_str()),
         ("TABULA_SITE_DIST", dist.as_os_str()),
-        ("TABULA_VERCEL_OUTPUT", vercel_output.as_os_str()),
     ];
-    match binaries {
-        Ok(binaries) => test_binaries::run_all(&binaries, &envs, &mut tally, timings)?,
-        Err(error) => {
-            eprintln!("xtask: {error:#}");
-            tally.failed_runs.push("compiling the tests".into());
+    let side_envs = envs.clone();
+    let compiled = std::sync::OnceLock::new();
+    std::thread::scope(|scope| -> Result<()> {
+        // The site's bundles (the browser tests run against them) build beside the native builds:
+        // each bundle's compile and link-time optimisation keeps one core busy, in a target
+        // directory of their own (`site::bundle_target_dir`), so the lints and the tests' compile
+        // use the other; then the binaries that only compute start, niced, beside the rest.
+        let site = scope.spawn(|| {
+            let started = std::time::Instant::now();
+            (site::build_site(), started.elapsed())
+        });
+        let side_lane = match native_builds(timings, &mut tally, &pieces)? {
+            Ok(binaries) => Some(test_binaries::start_side_lane(scope, compiled.get_or_init(|| binaries), &side_envs)),
+            Err(error) => {
+                eprintln!("xtask: {error:#}");
+                tally.failed_runs.push("compiling the tests".into());
+                None
+            }
+        };
+        let (site_result, site_took) =
+            site.join().unwrap_or_else(|_| (Err(anyhow::anyhow!("the site build panicked")), Default::default()));
+        timings.add("site build (cargo xtask build-site), beside the three before", site_took);
+        site_result?;
+        // The deployed form: what `vercel build` makes of the repository (checked by cli/tests/vercel).
+        let output = timings.phase("vercel build of the copy", || vercel::vercel_build(&services.vercel))?;
+        envs.push(("TABULA_VERCEL_OUTPUT", vercel_output.get_or_init(|| output).as_os_str()));
+        if let (Some(binaries), Some(side_lane)) = (compiled.get(), side_lane) {
+            test_binaries::run_all(binaries, side_lane, &envs, &mut tally, timings)?;
         }
-    }
+        Ok(())
+    })?;
     cargo_test(&["--workspace", "--doc"], &envs, &mut tally, timings)?;
     println!("{}", tally.closing_line());
     if !tally.failed_runs.is_empty() {

@@ -55,7 +55,7 @@ pub struct TestBinary {
 }
 
 /// What one binary did.
-struct Outcome {
+pub struct Outcome {
     name: String,
     took: Duration,
     succeeded: bool,
@@ -126,19 +126,51 @@ pub fn build(envs: &[(&str, &std::ffi::OsStr)]) -> Result<Vec<TestBinary>> {
     Ok(binaries)
 }
 
-/// Runs every binary: the side lane beside the main one, then the ones that run alone. Each
-/// binary's output is printed whole when it ends (and kept in `<target>/test-output/`); its
-/// summaries go into `tally`, its time into `timings`.
+/// Where each binary's output is kept (`<target>/test-output/`).
+fn logs_dir() -> Result<PathBuf> {
+    let logs = crate::site::target_dir().join("test-output");
+    std::fs::create_dir_all(&logs).with_context(|| format!("could not create {}", logs.display()))?;
+    Ok(logs)
+}
+
+/// One whole binary's output printed at a time, whichever lane it ran in.
+static PRINTING: Mutex<()> = Mutex::new(());
+
+/// The side lane, running: started as soon as the tests are compiled, so the binaries that only
+/// compute take what the builds still running (the site's bundles, the Vercel build) leave of the
+/// CPU, at the lowest priority.
+pub struct SideLane<'scope> {
+    running: std::thread::ScopedJoinHandle<'scope, Result<Vec<Outcome>>>,
+    started: Instant,
+}
+
+/// Starts the side lane in `scope`. `envs` are what its binaries read at run time (none of them
+/// reads the site or the Vercel build).
+pub fn start_side_lane<'scope, 'env>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    binaries: &'env [TestBinary],
+    envs: &'env [(&'env str, &'env std::ffi::OsStr)],
+) -> SideLane<'scope> {
+    let started = Instant::now();
+    let running = scope.spawn(move || {
+        let side: Vec<Run> = binaries.iter().filter(|b| SIDE_LANE.contains(&b.name.as_str())).map(Run::whole).collect();
+        run_lane(&side, envs, true, &logs_dir()?)
+    });
+    SideLane { running, started }
+}
+
+/// Runs every other binary: the main lane beside the side lane, then, once both have ended, the
+/// ones that run alone. Each binary's output is printed whole when it ends (and kept in
+/// `<target>/test-output/`); its summaries go into `tally`, its time into `timings`.
 pub fn run_all(
     binaries: &[TestBinary],
+    side_lane: SideLane,
     envs: &[(&str, &std::ffi::OsStr)],
     tally: &mut Tally,
     timings: &mut Timings,
 ) -> Result<()> {
-    let logs = crate::site::target_dir().join("test-output");
-    std::fs::create_dir_all(&logs).with_context(|| format!("could not create {}", logs.display()))?;
+    let logs = logs_dir()?;
     let in_lane = |names: &[&str], binary: &TestBinary| names.contains(&binary.name.as_str());
-    let side: Vec<Run> = binaries.iter().filter(|b| in_lane(SIDE_LANE, b)).map(Run::whole).collect();
     let main: Vec<Run> =
         binaries.iter().filter(|b| !in_lane(SIDE_LANE, b) && !in_lane(ALONE_LAST, b)).map(Run::whole).collect();
     let mut alone: Vec<Run> = Vec::new();
@@ -148,16 +180,13 @@ pub fn run_all(
     }
     alone.extend(binaries.iter().filter(|b| in_lane(ALONE_LAST, b)).map(Run::whole));
 
-    let printing = Mutex::new(());
     let started = Instant::now();
-    let (main_outcomes, side_outcomes) = std::thread::scope(|scope| {
-        let side_lane = scope.spawn(|| run_lane(&side, envs, true, &logs, &printing));
-        let main_outcomes = run_lane(&main, envs, false, &logs, &printing);
-        (main_outcomes, side_lane.join().expect("the side lane's thread ends"))
-    });
-    timings.add("test binaries side by side (main lane | side lane, niced)", started.elapsed());
+    let main_outcomes = run_lane(&main, envs, false, &logs);
+    timings.add("test binaries: main lane", started.elapsed());
+    let side_outcomes = side_lane.running.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the side lane panicked")));
+    timings.add("test binaries: side lane (niced), from the end of the tests' compile", side_lane.started.elapsed());
     let alone_started = Instant::now();
-    let alone_outcomes = run_lane(&alone, envs, false, &logs, &printing);
+    let alone_outcomes = run_lane(&alone, envs, false, &logs);
     timings.add("test binaries alone (the computer's timed replies, Lighthouse)", alone_started.elapsed());
 
     for (lane, outcomes) in [("main", main_outcomes?), ("side", side_outcomes?), ("alone", alone_outcomes?)] {
@@ -173,13 +202,7 @@ pub fn run_all(
 }
 
 /// Runs `binaries` one after another (all of them, whatever fails).
-fn run_lane(
-    runs: &[Run],
-    envs: &[(&str, &std::ffi::OsStr)],
-    niced: bool,
-    logs: &Path,
-    printing: &Mutex<()>,
-) -> Result<Vec<Outcome>> {
+fn run_lane(runs: &[Run], envs: &[(&str, &std::ffi::OsStr)], niced: bool, logs: &Path) -> Result<Vec<Outcome>> {
     let mut outcomes = Vec::new();
     for run in runs {
         let binary = run.binary;
@@ -217,7 +240,7 @@ fn run_lane(
         };
         let verdict = if succeeded { "ok" } else { "FAILED" };
         {
-            let _whole = printing.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let _whole = PRINTING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             println!("\n     Running {} ({})\n{output}", run.name, binary.executable.display());
             eprintln!("xtask: {} {verdict} in {:.1} min", run.name, took.as_secs_f64() / 60.0);
         }
