@@ -9,10 +9,6 @@
     not(all(feature = "home-pages", feature = "game-page", feature = "local-screen", feature = "room-screen")),
     allow(dead_code, unused_imports, unused_variables)
 )]
-// A room's view is one nested type (each part a function returning `impl IntoView`): erasing the
-// parts with `into_any()` instead cost the room bundle 2 KB of gzip; the deeper type needs more
-// than the compiler's default depth to lay out in native builds.
-#![recursion_limit = "256"]
 
 mod api;
 mod app;
