@@ -61,33 +61,25 @@ fn the_engine_draws_the_same_numbers_on_every_target() {
 }
 
 /// Each package of the workspace with the packages of the workspace it depends on, directly or not
-/// (normal dependencies, for every target), from `cargo metadata`.
+/// (normal dependencies, for every target), from `cargo metadata --no-deps`: the workspace's own
+/// manifests, so nothing is downloaded (a full `cargo metadata --offline` wants every platform's
+/// crates, which a fresh machine's builds never fetched: it failed there).
 fn workspace_dependencies() -> BTreeMap<String, BTreeSet<String>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
         .current_dir(workspace())
         .output()
         .expect("cargo metadata runs");
     assert!(output.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&output.stderr));
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let members: BTreeMap<String, String> = metadata["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| metadata["workspace_members"].as_array().unwrap().contains(&p["id"]))
-        .map(|p| (p["id"].as_str().unwrap().to_owned(), p["name"].as_str().unwrap().to_owned()))
-        .collect();
+    let packages = metadata["packages"].as_array().unwrap();
+    let members: BTreeSet<String> = packages.iter().map(|p| p["name"].as_str().unwrap().to_owned()).collect();
     let mut direct: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for node in metadata["resolve"]["nodes"].as_array().unwrap() {
-        let Some(name) = members.get(node["id"].as_str().unwrap()) else { continue };
-        let normal = node["deps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|dep| dep["dep_kinds"].as_array().unwrap().iter().any(|kind| kind["kind"].is_null()));
-        let ours = normal.filter_map(|dep| members.get(dep["pkg"].as_str().unwrap())).cloned();
-        direct.entry(name.clone()).or_default().extend(ours);
+    for package in packages {
+        let normal = package["dependencies"].as_array().unwrap().iter().filter(|dep| dep["kind"].is_null());
+        let ours = normal.map(|dep| dep["name"].as_str().unwrap().to_owned()).filter(|name| members.contains(name));
+        direct.entry(package["name"].as_str().unwrap().to_owned()).or_default().extend(ours);
     }
     let mut all = BTreeMap::new();
     for name in direct.keys() {
