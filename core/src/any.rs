@@ -2,7 +2,6 @@
 //! the replay tool and the site handle any game without knowing which one it is.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -11,30 +10,10 @@ use crate::edges::Edges;
 use crate::fairy::Chess;
 use crate::game::{ConfigError, Game, Rejection, Seat, Status};
 use crate::go::Go;
+use crate::kind::GameKind;
 use crate::popucom::Popucom;
 
-/// Every game Tabula knows, by its stable name (`"popucom"`) in URLs, JSON and the store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    Popucom,
-    Edges,
-    Go,
-    Chess,
-}
-
 impl GameKind {
-    pub const ALL: [GameKind; 4] = [GameKind::Popucom, GameKind::Edges, GameKind::Go, GameKind::Chess];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Popucom => "popucom",
-            GameKind::Edges => "edges",
-            GameKind::Go => "go",
-            GameKind::Chess => "chess",
-        }
-    }
-
     /// A new game from a JSON config (`null` means the default config).
     pub fn new_game(self, config: &Value) -> Result<AnyGame, ConfigError> {
         match self {
@@ -71,24 +50,6 @@ impl GameKind {
         Ok(steps)
     }
 }
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for GameKind {
-    type Err = UnknownGame;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        GameKind::ALL.into_iter().find(|kind| kind.name() == name).ok_or_else(|| UnknownGame(name.to_owned()))
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game {0:?}")]
-pub struct UnknownGame(pub String);
 
 /// A move refused through the erased layer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

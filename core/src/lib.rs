@@ -25,14 +25,26 @@
 //! assert_eq!(game.state()["moves_played"], 2);
 //! ```
 
+#[cfg(feature = "all-games")]
 pub mod ai;
+#[cfg(feature = "all-games")]
 mod any;
+#[cfg(feature = "edges")]
 pub mod edges;
+// What only the computer players read of a position is unused in a build without them (a page's bundle).
+#[cfg(feature = "fairy")]
+#[cfg_attr(not(feature = "all-games"), allow(dead_code))]
 pub mod fairy;
 mod game;
+#[cfg(feature = "go")]
 pub mod go;
+mod kind;
+#[cfg(feature = "popucom")]
 pub mod popucom;
+#[cfg(feature = "triplex")]
 pub mod triplex;
 
-pub use any::{AnyGame, AnyReplayError, GameKind, MoveError, UnknownGame};
+#[cfg(feature = "all-games")]
+pub use any::{AnyGame, AnyReplayError, MoveError};
 pub use game::{BySeat, ConfigError, Game, Outcome, Rejection, ReplayError, ReplayFailure, Seat, Status};
+pub use kind::{GameKind, UnknownGame};

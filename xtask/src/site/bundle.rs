@@ -55,6 +55,7 @@ pub fn build_bundle(
     variants: &[PathBuf; 2],
     pieces: &str,
     wasm_opt: &Path,
+    sources: &bundle_cache::Sources,
 ) -> Result<Bundle> {
     let name = spec.name.as_str();
     let features = spec.features.join(",");
@@ -81,7 +82,9 @@ pub fn build_bundle(
         ("TABULA_FAIRY_CHESS", variants[1].as_os_str()),
         ("TABULA_PIECES", OsStr::new(pieces)),
     ];
-    let key = bundle_cache::key(&args.join(" "), &rustflags, &envs)?;
+    let arguments = args.join(" ");
+    let read_before = bundle_cache::sources_read(name, sources);
+    let key = bundle_cache::key(&arguments, &rustflags, &envs, sources, &read_before)?;
     let wasm = match bundle_cache::cached(name, &key) {
         Some(kept) => {
             eprintln!("xtask: bundle {name} built before from the same inputs ({key})");
@@ -102,7 +105,10 @@ pub fn build_bundle(
                 bail!("cargo {} failed ({status})", args.join(" "));
             }
             let built = bundle_target_dir().join(format!("wasm32-unknown-unknown/{profile}/tabula_site.wasm"));
-            bundle_cache::keep(name, &key, &built)?
+            // Kept under the sources this build read, as they were when the site build began.
+            let read = bundle_cache::read_by_build(&built.with_extension("d"))?;
+            let key = bundle_cache::key(&arguments, &rustflags, &envs, sources, &read)?;
+            bundle_cache::keep(name, &key, &built, &read)?
         }
     };
     let scratch = target_dir().join(format!("site-bindgen/{name}"));

@@ -203,9 +203,10 @@ pub fn build_site() -> Result<()> {
     let variants = compiled_variants()?;
     std::fs::write(assets.join(&pieces.name), &pieces.bytes)?;
     eprintln!("xtask: {}: {} bytes gzipped", pieces.name, gzip(&pieces.bytes)?.len());
+    let sources = bundle_cache::Sources::read()?;
     let mut bundles = BTreeMap::new();
     for spec in manifest.bundles.iter().filter(|s| wanted(&s.name)) {
-        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants, &pieces.url(), &wasm_opt)?);
+        bundles.insert(spec.name.clone(), build_bundle(spec, &assets, &variants, &pieces.url(), &wasm_opt, &sources)?);
     }
     // Each language but English as a content-hashed JSON file; pages say where (`tabulaLocales`).
     let mut locale_urls = Vec::new();
