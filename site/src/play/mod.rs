@@ -7,11 +7,14 @@
 mod computer;
 mod history;
 mod input;
+// Each screen only in the bundles that show it: a change to it rebuilds only those (`bundle_cache.rs`).
+#[cfg(feature = "local-screen")]
 mod local;
 mod pacing;
 mod parts;
 mod picture;
 mod push;
+#[cfg(feature = "room-screen")]
 mod room;
 
 use leptos::prelude::*;
