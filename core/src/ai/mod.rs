@@ -17,19 +17,15 @@
 //! assert!(game.is_legal(&choice.mv));
 //! ```
 
-mod chess;
-mod edges;
-mod go;
 mod mcts;
 mod player;
-mod popucom;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+pub use crate::fairy::search::{ChessLevel, ChessSearch, ChessSearcher, Limits};
 use crate::game::{Game, Seat, Status};
-pub use chess::{ChessLevel, ChessSearch, ChessSearcher, Limits};
-pub use go::scoring_move;
+pub use crate::go::ai::scoring_move;
 pub use mcts::{Mcts, SearchStats};
 pub use player::{error_reply, AiError, AiRequest, AnyPlayer, JsonChoice};
 
@@ -39,6 +35,10 @@ pub type AiRng = Xoshiro256PlusPlus;
 /// What a search needs from a game beyond [`Game`]: the moves worth searching, a fast playout to
 /// the end, and a small number naming each move for the all-moves-as-first statistics (RAVE).
 pub trait Searchable: Game {
+    /// The top level's playouts per move: about a second for a move in Chromium on the project's
+    /// 2-core machine (measured by the browser test `cli/tests/e2e/computer.rs`; docs/AI.md).
+    const TOP_PLAYOUTS: u32;
+
     /// How many distinct [`Searchable::move_key`]s there can be (keys are below it).
     fn key_space(&self) -> usize;
 
@@ -110,7 +110,7 @@ impl Level {
     /// so that the top level thinks about a second in a browser.
     pub fn of<G: Searchable>(number: u8) -> Level {
         let number = number.clamp(1, Level::MAX);
-        let top = top_playouts(G::KIND);
+        let top = G::TOP_PLAYOUTS;
         // Below the top: a sixth, a thirtieth, a hundredth, a thousandth of its playouts; the two
         // weakest also blunder.
         let (playouts, blunder) = match number {
@@ -127,18 +127,6 @@ impl Level {
     /// against.
     pub fn plain_uct(playouts: u32) -> Level {
         Level { number: 0, playouts, blunder: 0.0, plain: true }
-    }
-}
-
-/// The top level's playouts per move: about a second for a move in Chromium on the project's
-/// 2-core machine (measured by the browser test `cli/tests/e2e/computer.rs`; docs/AI.md).
-fn top_playouts(kind: crate::GameKind) -> u32 {
-    match kind {
-        crate::GameKind::Popucom => 220_000,
-        crate::GameKind::Go => 32_000,
-        crate::GameKind::Edges => 12_000,
-        // Not used: chess is searched by alpha-beta (`ChessLevel`).
-        crate::GameKind::Chess => 5_000,
     }
 }
 

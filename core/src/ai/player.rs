@@ -87,7 +87,7 @@ impl AnyPlayer {
                 let (game, _) = replay::<Go>(config, moves)?;
                 if game.scoring().is_some() {
                     let seat = seat.or(game.status().to_move()).unwrap_or(Seat::One);
-                    let mv = super::go::scoring_move(&game, seat);
+                    let mv = super::scoring_move(&game, seat);
                     return Ok(mv.map(|mv| JsonChoice {
                         mv: to_json(&mv),
                         stats: SearchStats::default(),

@@ -4,6 +4,9 @@
 //! Players are seat one (the original's player 0, black, moves first) and seat two (player 1, red).
 //! The state keeps a change record per action, so every action back to the start can be undone.
 
+// The computer player's side of this game (`crate::ai`): only in builds with every game.
+#[cfg(feature = "all-games")]
+mod ai;
 mod geometry;
 mod json;
 mod resolve;

@@ -27,6 +27,9 @@ pub mod pgn;
 mod position;
 pub mod reach;
 mod san;
+// The computer player's side of this game (`crate::ai`): only in builds with every game.
+#[cfg(feature = "all-games")]
+pub(crate) mod search;
 mod uci;
 mod variant;
 

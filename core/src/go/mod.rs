@@ -2,6 +2,9 @@
 //! dead-stone marking agreed by both players, then area scoring with komi. Rules:
 //! `shared/rules/go.md`. Black is seat one (colour 1), white seat two.
 
+// The computer player's side of this game (`crate::ai`): only in builds with every game.
+#[cfg(feature = "all-games")]
+pub(crate) mod ai;
 mod board;
 mod json;
 mod score;

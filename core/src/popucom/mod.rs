@@ -4,6 +4,9 @@
 //! The state is four 81-bit boards (stones and territory per seat) and a move counter; everything
 //! else (side to move, result, legal cells, scores) is derived from them.
 
+// The computer player's side of this game (`crate::ai`): only in builds with every game.
+#[cfg(feature = "all-games")]
+mod ai;
 mod cells;
 mod json;
 

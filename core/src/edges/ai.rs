@@ -5,7 +5,7 @@
 
 use rand::Rng;
 
-use super::{reward, AiRng, Searchable};
+use crate::ai::{reward, AiRng, Searchable};
 use crate::edges::{Edges, EdgesMove};
 use crate::game::{Game, Seat};
 
@@ -20,6 +20,8 @@ const TAKE_CHANCE: f32 = 0.9;
 const SUICIDE_REDRAWS: usize = 4;
 
 impl Searchable for Edges {
+    const TOP_PLAYOUTS: u32 = 12_000;
+
     fn key_space(&self) -> usize {
         2 * self.torus().edge_count()
     }

@@ -4,7 +4,7 @@
 
 use rand::RngCore;
 
-use super::{reward, AiRng, Searchable};
+use crate::ai::{reward, AiRng, Searchable};
 use crate::game::Game;
 use crate::popucom::{Cell, Popucom, CELL_COUNT};
 
@@ -15,6 +15,8 @@ use crate::popucom::{Cell, Popucom, CELL_COUNT};
 const LINE_CHANCE: u32 = u32::MAX / 10;
 
 impl Searchable for Popucom {
+    const TOP_PLAYOUTS: u32 = 220_000;
+
     fn key_space(&self) -> usize {
         CELL_COUNT
     }

@@ -92,7 +92,7 @@ fn expand(cells: &[u8; 9], x: u8, index: usize, key: u16, table: &mut [u64; 1024
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::go::tests::after as board_after;
+    use crate::go::ai::tests::after as board_after;
     use crate::go::{Board, Go, GoConfig};
     use crate::Game;
 

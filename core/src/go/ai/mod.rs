@@ -7,11 +7,13 @@ mod patterns;
 
 use rand::RngCore;
 
-use super::{AiRng, Searchable};
+use crate::ai::{AiRng, Searchable};
 use crate::game::{Game, Seat};
 use crate::go::{tromp_taylor, Board, Go, GoMove, Scoring, BLACK, EMPTY, MAX_POINTS, WHITE};
 
 impl Searchable for Go {
+    const TOP_PLAYOUTS: u32 = 32_000;
+
     fn key_space(&self) -> usize {
         MAX_POINTS
     }
@@ -44,7 +46,7 @@ impl Searchable for Go {
     }
 
     fn playout(&self, rng: &mut AiRng, uniform: bool, played: &mut dyn FnMut(Seat, usize)) -> f32 {
-        if let Some(reward) = super::reward(&self.status()) {
+        if let Some(reward) = crate::ai::reward(&self.status()) {
             return reward;
         }
         // Two passes end the search's game: the board is counted as a referee would, without the

@@ -9,7 +9,7 @@
 
 use rand::{Rng, SeedableRng};
 
-use super::{AiRng, Choice, SearchStats};
+use crate::ai::{AiRng, Choice, SearchStats};
 use crate::fairy::{Chess, Move, Position, UciMove, Variant};
 use crate::game::Game;
 
@@ -37,7 +37,7 @@ pub struct ChessLevel {
 impl ChessLevel {
     /// Level `number` (clamped to 1..=5): the top searches about a second in a browser.
     pub fn of(number: u8) -> ChessLevel {
-        let number = number.clamp(1, super::Level::MAX);
+        let number = number.clamp(1, crate::ai::Level::MAX);
         let (depth, nodes, blunder, noise) = match number {
             1 => (1, 2_000, 0.35, 200),
             2 => (2, 10_000, 0.1, 80),
