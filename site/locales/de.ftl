@@ -1,5 +1,5 @@
 app-title = Tabula
-tagline = Brettspiele, fair gespielt: Jeder Zug wird nach denselben Regeln geprüft – auf deinem Bildschirm und auf dem Server.
+tagline = Jeder Zug wird nach denselben Regeln geprüft – auf deinem Bildschirm und auf dem Server.
 home-title = Brettspiele, fair gespielt
 language = Sprache
 home = Startseite

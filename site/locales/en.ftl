@@ -1,5 +1,5 @@
 app-title = Tabula
-tagline = Board games, played fairly: every move checked by the same rules on your screen and on the server.
+tagline = Every move is checked by the same rules on your screen and on the server.
 home-title = Board games, played fairly
 language = Language
 home = Home

@@ -1,5 +1,5 @@
 app-title = Tabula
-tagline = Des jeux de plateau joués à la loyale : chaque coup est vérifié par les mêmes règles sur votre écran et sur le serveur.
+tagline = Chaque coup est vérifié par les mêmes règles sur votre écran et sur le serveur.
 home-title = Des jeux de plateau joués à la loyale
 language = Langue
 home = Accueil

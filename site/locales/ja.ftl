@@ -1,5 +1,5 @@
 app-title = Tabula
-tagline = 公正に遊べるボードゲーム：どの一手も、あなたの画面とサーバーで同じルールが確かめます。
+tagline = どの一手も、あなたの画面とサーバーで同じルールが確かめます。
 home-title = 公正に遊べるボードゲーム
 language = 言語
 home = ホーム

@@ -1,5 +1,5 @@
 app-title = Tabula
-tagline = 公平对弈的棋盘游戏：每一步都由同一套规则在你的屏幕上和服务器上检查。
+tagline = 每一步都由同一套规则在你的屏幕上和服务器上检查。
 home-title = 公平对弈的棋盘游戏
 language = 语言
 home = 首页

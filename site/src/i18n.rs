@@ -336,6 +336,14 @@ mod tests {
     }
 
     #[test]
+    fn the_home_says_something_new_under_its_heading() {
+        for lang in Lang::ALL {
+            let (heading, sentence) = (format(lang, "home-title", &[]), format(lang, "tagline", &[]));
+            assert!(!sentence.contains(heading.as_str()), "{}: {sentence:?} repeats {heading:?}", lang.tag());
+        }
+    }
+
+    #[test]
     fn browser_preferences_pick_a_language() {
         assert_eq!(Lang::negotiate(["pt-BR", "ja-JP", "en"]), Lang::Ja);
         assert_eq!(Lang::negotiate(["zh-TW"]), Lang::ZhCn);
