@@ -64,6 +64,15 @@ impl AppState {
         &self.push
     }
 
+    /// Supabase Realtime's websocket, when pages hear room changes there (the local server's
+    /// security policy must let them open it).
+    pub fn realtime_socket(&self) -> Option<&str> {
+        match &self.push {
+            Push::Supabase { socket, .. } => Some(socket),
+            _ => None,
+        }
+    }
+
     pub(crate) fn abandon_after(&self) -> Duration {
         self.abandon_after
     }

@@ -5,6 +5,7 @@ mod ai;
 mod bench;
 mod fairy;
 mod gtp;
+mod headers;
 mod jsonl;
 mod replay;
 mod serve;

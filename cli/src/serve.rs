@@ -58,6 +58,7 @@ fn trim_heap_now_and_then() {
 
 async fn serve(options: ServeOptions) -> Result<()> {
     let state = state_from_env(&Deployment::Local { data_file: options.data.clone() })?;
+    let headers = std::sync::Arc::new(crate::headers::security_headers(state.realtime_socket())?);
     trim_heap_now_and_then();
     let store = if std::env::var_os("SUPABASE_URL").is_some() || std::env::var_os("SUPABASE_REST_URL").is_some() {
         "Supabase (PostgREST)".to_owned()
@@ -82,6 +83,17 @@ async fn serve(options: ServeOptions) -> Result<()> {
     // Link-preview crawlers' `/room/<code>` is rewritten as `vercel.json` does: around the router,
     // since a layer inside it would run after routing.
     let app = Layer::layer(&axum::middleware::from_fn(tabula_api::card::send_link_previews_to_cards), app);
+    // Outermost: every answer carries them, the crawlers' cards and the fallback's too.
+    let secured = axum::middleware::map_response(move |mut response: axum::response::Response| {
+        let headers = headers.clone();
+        async move {
+            for (name, value) in headers.iter() {
+                response.headers_mut().insert(name.clone(), value.clone());
+            }
+            response
+        }
+    });
+    let app = Layer::layer(&secured, app);
     let app = ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<SocketAddr>(app);
     axum::serve(listener, app)
         .with_graceful_shutdown(async {

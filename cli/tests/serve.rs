@@ -82,3 +82,61 @@ fn crawlers_get_a_rooms_share_card_and_browsers_its_page() {
     let unknown_room = unknown_room.text().unwrap();
     assert!(unknown_room.contains("<title>Tabula: board games with a friend, online</title>"), "{unknown_room}");
 }
+
+/// Every answer (pages, assets, the 404 page, API answers and refusals, a crawler's card) carries
+/// the security headers of `vercel.json`'s rule for every path, as the deployment does: no inline
+/// script, no framing. Without HSTS (plain HTTP), and with a Realtime configured on this machine
+/// allowed in `connect-src`, since the pages open its websocket.
+#[test]
+fn every_answer_carries_vercel_json_s_security_headers() {
+    let vercel: Value = serde_json::from_str(include_str!("../../vercel.json")).unwrap();
+    let rule = vercel["headers"].as_array().unwrap().iter().find(|r| r["source"] == "/(.*)").cloned();
+    let wanted: Vec<(String, String)> = rule.expect("a headers rule for every path")["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["key"].as_str().unwrap().to_lowercase(), h["value"].as_str().unwrap().to_owned()))
+        .collect();
+    let policy = &wanted.iter().find(|(key, _)| key == "content-security-policy").expect("a policy").1;
+    assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval';") && policy.contains("frame-ancestors 'none'"));
+
+    let site = std::env::temp_dir().join(format!("tabula-headers-site-{}", std::process::id()));
+    std::fs::create_dir_all(site.join("assets")).unwrap();
+    for page in ["index.html", "room.html", "404.html"] {
+        std::fs::write(site.join(page), format!("<!doctype html><title>{page}</title>")).unwrap();
+    }
+    std::fs::write(site.join("assets/start-home-0a1b2c3d.js"), "console.log(1)").unwrap();
+    let realtime = [("SUPABASE_REALTIME_URL", "http://127.0.0.1:9/realtime/v1"), ("SUPABASE_ANON_KEY", "k")];
+    let server = Server::start_with_env(site, &realtime);
+    let http = reqwest::blocking::Client::new();
+    let crawler = "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)";
+    let answers = [
+        ("/", http.get(format!("{}/", server.base))),
+        ("/room/abc", http.get(format!("{}/room/abc", server.base))),
+        ("an asset", http.get(format!("{}/assets/start-home-0a1b2c3d.js", server.base))),
+        ("the 404 page", http.get(format!("{}/no/such/page", server.base))),
+        ("a room read", http.get(format!("{}/api/game?roomId=nothing-here", server.base))),
+        ("a refused write", http.post(format!("{}/api/game", server.base)).body("{")),
+        ("the lobby", http.get(format!("{}/api/lobby", server.base))),
+        ("a crawler's card", http.get(format!("{}/room/abc", server.base)).header("user-agent", crawler)),
+    ];
+    for (what, request) in answers {
+        let answer = request.send().unwrap();
+        let headers = answer.headers();
+        for (key, value) in &wanted {
+            let sent = headers.get(key.as_str()).map(|v| v.to_str().unwrap().to_owned());
+            match key.as_str() {
+                "strict-transport-security" => assert_eq!(sent, None, "{what}: no HSTS over plain HTTP"),
+                "content-security-policy" => {
+                    let local = value.replace(
+                        "connect-src 'self' wss://*.supabase.co",
+                        "connect-src 'self' wss://*.supabase.co ws://127.0.0.1:9",
+                    );
+                    assert_ne!(&local, value, "vercel.json's connect-src changed: update this test");
+                    assert_eq!(sent.as_ref(), Some(&local), "{what} ({})", answer.status());
+                }
+                _ => assert_eq!(sent.as_ref(), Some(value), "{what} ({}): {key}", answer.status()),
+            }
+        }
+    }
+}

@@ -103,6 +103,8 @@ impl Driver {
             .unwrap_or_else(|e| panic!("no browser session: {e}; {HINT}"));
         // The command-line size is not always honoured; WebDriver's is.
         client.set_window_size(375, 667).await.expect("a phone-sized window");
+        // Every page notes what the security policy refuses (`wait_until` asserts nothing is).
+        cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({"source": REFUSALS})).await;
         client
     }
 }
@@ -112,13 +114,20 @@ pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
 }
 
+/// Run in every document before its own scripts: collects the Content-Security-Policy's refusals
+/// (`securitypolicyviolation` events) in `window.tabulaRefused`.
+const REFUSALS: &str = "window.tabulaRefused = []; document.addEventListener('securitypolicyviolation', \
+    (e) => window.tabulaRefused.push(e.violatedDirective + ' ' + e.blockedURI));";
+
 /// Waits (up to `seconds`) until `script` returns true. Fails at once if the app panicked (it
-/// marks `<html data-panic>`).
+/// marks `<html data-panic>`) or the page's security policy refused anything.
 pub async fn wait_until(client: &Client, script: &str, seconds: u64, what: &str) {
     let start = Instant::now();
     loop {
-        let panicked = js(client, "return document.documentElement.dataset.panic === '1'").await;
-        assert_eq!(panicked, Value::Bool(false), "the app panicked while waiting for {what}");
+        let health = "return [document.documentElement.dataset.panic === '1', (window.tabulaRefused || []).join('; ')]";
+        let health = js(client, health).await;
+        assert_eq!(health[0], Value::Bool(false), "the app panicked while waiting for {what}");
+        assert_eq!(health[1], "", "the security policy refused something while waiting for {what}");
         if js(client, script).await == Value::Bool(true) {
             return;
         }
@@ -246,10 +255,17 @@ pub async fn type_move(client: &Client, text: &str) {
 }
 
 /// Catches what the page offers as a download: `window.__downloads` collects `[file name, text]`.
+/// The file's blob is read where the page makes its URL (the security policy lets no script fetch
+/// a `blob:` URL; the browser's own download of it is no fetch).
 pub async fn capture_downloads(client: &Client) {
-    js(client, "window.__downloads = []; URL.revokeObjectURL = () => {}; \
+    js(
+        client,
+        "window.__downloads = []; const blobs = {}; const make = URL.createObjectURL; \
+        URL.createObjectURL = (blob) => { const url = make(blob); blobs[url] = blob; return url; }; \
         HTMLAnchorElement.prototype.click = function () { \
-            fetch(this.href).then(r => r.text()).then(t => window.__downloads.push([this.download, t])); }; return true").await;
+            blobs[this.href].text().then(t => window.__downloads.push([this.download, t])); }; return true",
+    )
+    .await;
 }
 
 /// Hands a file to the page's file input `input` as if the player had picked it.

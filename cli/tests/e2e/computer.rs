@@ -201,15 +201,10 @@ async fn popucom_playouts_in_the_worker_equal_the_native_ones_and_are_timed() {
     let client = driver.browser().await;
     client.goto(&format!("{}/popucom/local", server.base)).await.unwrap();
     wait_for_app(&client).await;
-    // A worker started as the page starts its own: a module importing the `ai` bundle.
+    // A worker started as the page starts its own: the build's module script importing the `ai` bundle.
     let bench = |playouts: u32, seed: u64| {
         format!(
-            "const [js, wasm] = window.tabulaAi;
-             const script = `import init, {{ answer }} from \"${{location.origin}}${{js}}\";
-               const ready = init({{ module_or_path: \"${{location.origin}}${{wasm}}\" }});
-               self.onmessage = async (event) => {{ await ready; self.postMessage(answer(event.data)); }};`;
-             const url = URL.createObjectURL(new Blob([script], {{ type: 'text/javascript' }}));
-             const worker = window.benchWorker || (window.benchWorker = new Worker(url, {{ type: 'module' }}));
+            "const worker = window.benchWorker || (window.benchWorker = new Worker(window.tabulaAi, {{ type: 'module' }}));
              return new Promise((resolve) => {{
                worker.onmessage = (event) => resolve(event.data);
                worker.postMessage(JSON.stringify({{ id: 1, bench: {{ playouts: {playouts}, seed: {seed} }} }}));

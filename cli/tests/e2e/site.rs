@@ -1,6 +1,6 @@
 //! The site's addresses: every page loads directly (not only by in-app navigation) with its own
 //! title, back and forward work across page loads and in-app moves, rooms of games not playable yet
-//! and unknown rooms say so, and the crawler files are real files.
+//! and unknown rooms say so, no other site can frame a room, and the crawler files are real files.
 
 use serde_json::Value;
 
@@ -96,6 +96,58 @@ async fn back_and_forward_work_across_page_loads_and_in_app_moves() {
     )
     .await;
     client.close().await.unwrap();
+}
+
+/// The security policy's `frame-ancestors 'none'`: another site cannot show a room in a frame of
+/// its own (where the room could be clicked into moves).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_does_not_render_in_another_site_s_frame() {
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let room = create_room(&server, "popucom", serde_json::json!({})).await;
+    let url = format!("{}/room/{room}", server.base);
+    let other_site = framing_site(&url);
+    let client = driver.browser().await;
+    client.goto(&other_site).await.unwrap();
+    client.enter_frame(0).await.unwrap();
+    // What the frame shows once it has loaded something: Chromium's error page, not the room.
+    let mut shown = String::new();
+    for _ in 0..100 {
+        let script = "return location.href + ' ' + !!document.querySelector('.room-name')";
+        shown = match client.execute(script, vec![]).await {
+            Ok(value) => value.as_str().unwrap_or_default().to_owned(),
+            Err(error) => format!("no script runs there: {error}"),
+        };
+        if !shown.starts_with("about:blank") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(!shown.starts_with("about:blank"), "the frame never loaded");
+    assert!(!shown.starts_with(&url) && !shown.ends_with("true"), "the room rendered in another site's frame: {shown}");
+    client.close().await.unwrap();
+}
+
+/// Another site (another loopback port, with no policy of its own): a page framing `url`. Serves
+/// until the test process ends.
+fn framing_site(url: &str) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let page =
+        format!("<!doctype html><title>Another site</title><iframe src=\"{url}\" width=600 height=600></iframe>");
+    let answer = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
+        page.len()
+    );
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    format!("http://{address}/")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

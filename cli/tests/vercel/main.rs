@@ -161,6 +161,28 @@ fn cache_rule(path: &str) -> String {
     header["value"].as_str().unwrap().to_owned()
 }
 
+/// `vercel.json`'s headers for every path (`/(.*)`): the security policy and its kin, by lowercase name.
+fn security_headers() -> BTreeMap<String, String> {
+    let rules = vercel_json()["headers"].as_array().expect("headers in vercel.json").clone();
+    let rule = rules.into_iter().find(|r| r["source"] == "/(.*)").expect("a headers rule for every path");
+    let headers = rule["headers"].as_array().unwrap().iter();
+    headers
+        .map(|h| (h["key"].as_str().unwrap().to_ascii_lowercase(), h["value"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+/// Asserts that an answer the edge routed carries every security header.
+fn assert_secured(routed: &output::Routed, what: &str) {
+    let security = security_headers();
+    for name in ["content-security-policy", "x-content-type-options", "referrer-policy", "strict-transport-security"] {
+        assert!(security.contains_key(name), "vercel.json sends no {name}");
+    }
+    assert!(security["content-security-policy"].contains("script-src 'self' 'wasm-unsafe-eval';"));
+    for (name, value) in &security {
+        assert_eq!(routed.headers.get(name), Some(value), "{what}: {name}");
+    }
+}
+
 fn crawler() -> http::HeaderMap {
     let mut headers = http::HeaderMap::new();
     headers.insert("user-agent", "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)".parse().unwrap());
@@ -202,6 +224,7 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
         );
         assert_eq!(routed.status.unwrap_or(200), status, "{path}");
         assert_eq!(routed.headers.get("cache-control"), Some(&cache_rule(path)), "{path}");
+        assert_secured(&routed, path);
     };
     let mut pages = 0;
     for file in files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")) {
@@ -249,6 +272,10 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
     serves("/room/a/b", "", "404.html", 404);
     // An unknown API path is not the site's page.
     assert_eq!(output.route("/api/nope", "", &none).target, Target::Status(404));
+    // The API's answers carry the security headers too.
+    for (path, query) in [("/api/game", "roomId=Ab-12_x"), ("/api/lobby", ""), ("/api/nope", "")] {
+        assert_secured(&output.route(path, query, &none), path);
+    }
     // Assets are cached for good.
     let asset = files.iter().find(|f| f.starts_with("assets") && f.extension().is_some_and(|e| e == "wasm"));
     let asset = asset.expect("a WASM asset").to_string_lossy().into_owned();
@@ -256,6 +283,7 @@ fn every_page_and_deep_link_is_served_with_vercel_json_s_headers() {
     // A link-preview crawler gets the room's card from the API function.
     let card = output.route("/room/Ab-12_x", "", &crawler());
     assert_eq!((&card.target, path_seen(&card).as_str()), (&Target::Function("api/game".into()), "/api/card"));
+    assert_secured(&card, "a crawler's card");
     let query: BTreeMap<_, _> = card.query.iter().cloned().collect();
     assert_eq!(
         (query.get("roomId").map(String::as_str), query.get("format").map(String::as_str)),

@@ -1,5 +1,5 @@
 //! The computer opponent and the hints of local games. The search runs in a Web Worker started from
-//! the `ai` bundle (`worker.rs`; the page learns its files from `window.tabulaAi`), so the page
+//! the `ai` bundle (`worker.rs`; the page learns the worker's script from `window.tabulaAi`), so the page
 //! stays responsive while it thinks: the page posts the game so far and gets a move back.
 
 use std::cell::RefCell;
@@ -102,28 +102,15 @@ impl Channel {
         on_reply(Reply::Failed("no worker natively".into()));
     }
 
-    /// Starts the worker: a small module that imports the `ai` bundle and answers each message
-    /// with its `answer`.
+    /// Starts the worker: the build's script (`window.tabulaAi`), a module that imports the `ai`
+    /// bundle and answers each message with its `answer`.
     #[cfg(target_arch = "wasm32")]
     fn start() -> Option<Channel> {
         use wasm_bindgen::closure::Closure;
         use wasm_bindgen::JsCast;
 
         let window: wasm_bindgen::JsValue = crate::browser::window()?.into();
-        let files = js_sys::Reflect::get(&window, &"tabulaAi".into()).ok()?;
-        let files: Vec<String> = ai_files(&files)?;
-        let origin = crate::browser::origin();
-        let script = format!(
-            "import init, {{ answer }} from \"{origin}{}\";\n\
-             const ready = init({{ module_or_path: \"{origin}{}\" }});\n\
-             self.onmessage = async (event) => {{ await ready; self.postMessage(answer(event.data)); }};",
-            files[0], files[1]
-        );
-        let parts = js_sys::Array::of1(&script.into());
-        let options = web_sys::BlobPropertyBag::new();
-        options.set_type("text/javascript");
-        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-        let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+        let url = js_sys::Reflect::get(&window, &"tabulaAi".into()).ok()?.as_string()?;
         let worker_options = web_sys::WorkerOptions::new();
         worker_options.set_type(web_sys::WorkerType::Module);
         let worker = web_sys::Worker::new_with_options(&url, &worker_options).ok()?;
@@ -165,14 +152,6 @@ impl Channel {
             }
         }
     }
-}
-
-/// The two file names of `window.tabulaAi` (`[js, wasm]`).
-#[cfg(target_arch = "wasm32")]
-fn ai_files(value: &wasm_bindgen::JsValue) -> Option<Vec<String>> {
-    let array: &js_sys::Array = wasm_bindgen::JsCast::dyn_ref(value)?;
-    let files: Vec<String> = array.iter().filter_map(|f| f.as_string()).collect();
-    (files.len() == 2).then_some(files)
 }
 
 #[cfg(test)]

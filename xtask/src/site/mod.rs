@@ -22,7 +22,9 @@ use crate::{bundle_cache, ensure_wasm_target, workspace_root};
 use bundle::{build_bundle, AI_BUNDLE};
 use compress::{gzip, precompress};
 use css::check_css;
-use pages::{known_public_url, page_html, service_worker, write_crawler_files, OFFLINE_BUNDLE};
+use pages::{
+    ai_worker, known_public_url, page_html, service_worker, start_script, write_crawler_files, OFFLINE_BUNDLE,
+};
 
 pub fn dist_dir() -> PathBuf {
     workspace_root().join("site/dist")
@@ -219,10 +221,12 @@ pub fn build_site() -> Result<()> {
         locale_files.push(name);
     }
 
-    let mut locales = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
-    // Where local games find the computer player, which they start in a Web Worker.
+    let mut globals = format!("window.tabulaLocales = {{ {} }};", locale_urls.join(", "));
+    // Where local games find the computer player's worker script.
     if let Some(ai) = bundles.get(AI_BUNDLE) {
-        locales += &format!(" window.tabulaAi = [\"{}\", \"{}\"];", ai.js, ai.wasm);
+        let worker = Asset::new("ai-worker", "js", ai_worker(ai)?.into_bytes());
+        std::fs::write(assets.join(&worker.name), &worker.bytes)?;
+        globals += &format!(" window.tabulaAi = \"{}\";", worker.url());
     }
     let statics = workspace_root().join("site/static");
     check_css("site/static/style.css", &std::fs::read_to_string(statics.join("style.css"))?)?;
@@ -240,7 +244,19 @@ pub fn build_site() -> Result<()> {
         only.is_none() || bundles.contains_key(&page.bundle) || (page.bundle == "loader" && rooms_built)
     };
     let public = known_public_url();
+    // Each bundle's start script (pages of one bundle share it).
+    let mut starts: BTreeMap<String, Asset> = BTreeMap::new();
     for page in manifest.pages.iter().filter(|p| shown(p)) {
+        if !starts.contains_key(&page.bundle) {
+            let start = Asset::new(
+                &format!("start-{}", page.bundle),
+                "js",
+                start_script(&page.bundle, &bundles, &globals)?.into_bytes(),
+            );
+            std::fs::write(assets.join(&start.name), &start.bytes)?;
+            starts.insert(page.bundle.clone(), start);
+        }
+        let start = &starts[&page.bundle];
         let game_css = page.game.as_ref().and_then(|g| manifest.styles.get(g)).map(String::as_str);
         // Rooms show none of the pages' own parts (lobby, game cards, options, rules).
         let css = if page.bundle == "loader" {
@@ -248,17 +264,18 @@ pub fn build_site() -> Result<()> {
         } else {
             format!("{}{}", css.trim(), manifest.pages_style.trim())
         };
-        let html = page_html(page, &css, game_css, &bundles, &locales, public.as_deref())?;
+        let html = page_html(page, &css, game_css, &bundles, &start.url(), public.as_deref())?;
         let file = dist.join(&page.file);
         std::fs::create_dir_all(file.parent().expect("inside dist"))?;
         std::fs::write(&file, &html)?;
-        report.page(page, &html, &bundles)?;
+        report.page(page, &html, &start.bytes, &bundles)?;
     }
     report.bundles(&bundles);
     if let Some(bundle) = bundles.get(OFFLINE_BUNDLE) {
         let pages =
             [std::fs::read(dist.join("triplex.html"))?, std::fs::read(dist.join("triplex/level.html"))?].concat();
-        std::fs::write(dist.join("sw.js"), service_worker(bundle, &locale_files, &pages)?)?;
+        let start = starts.get(OFFLINE_BUNDLE).map(Asset::url).context("no Triplex page")?;
+        std::fs::write(dist.join("sw.js"), service_worker(bundle, &start, &locale_files, &pages)?)?;
     }
     write_crawler_files(&dist, &manifest.pages)?;
     // Vercel compresses what it serves; the copies are for `tabula serve`.

@@ -10,11 +10,12 @@ use anyhow::{bail, Result};
 use super::bundle::minify_js;
 use super::{hashed, Bundle, Page};
 
-/// The scripts every page or some pages carry, inlined (minified) at build time.
+/// The scripts every page or some pages start with, minified at build time.
 const CRASH_NOTICE: &str = include_str!("scripts/crash-notice.js");
 const REGISTER_SERVICE_WORKER: &str = include_str!("scripts/register-service-worker.js");
 const ROOM_LOADER: &str = include_str!("scripts/room-loader.js");
 const SERVICE_WORKER: &str = include_str!("scripts/service-worker.js");
+const AI_WORKER: &str = include_str!("scripts/ai-worker.js");
 
 /// `script` with each `(placeholder, value)` written in; fails if a placeholder is missing, so a
 /// renamed one cannot ship unreplaced.
@@ -33,24 +34,34 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-/// The script that starts a page: its bundle, or for rooms, the bundle of the room's game
-/// (`scripts/room-loader.js`).
-fn start_script(page: &Page, bundles: &BTreeMap<String, Bundle>, locales: &str) -> Result<String> {
-    if page.bundle != "loader" {
-        let bundle = &bundles[&page.bundle];
-        return Ok(format!(
-            "{locales} import init from \"{}\"; init({{ module_or_path: \"{}\" }});",
-            bundle.js, bundle.wasm
-        ));
+/// The script that starts a page, served as a file of its own (`/assets/start-<bundle>-<hash>.js`):
+/// the site's Content-Security-Policy (`vercel.json`) allows no inline script. Every page's says
+/// when the app crashed and where the languages and the computer player are (`globals`); the
+/// Triplex pages' registers their service worker; then it starts the page's bundle, or for rooms
+/// the bundle of the room's game (`scripts/room-loader.js`).
+pub fn start_script(bundle: &str, bundles: &BTreeMap<String, Bundle>, globals: &str) -> Result<String> {
+    let mut script = format!("{CRASH_NOTICE}\n{globals}\n");
+    if bundle == OFFLINE_BUNDLE {
+        script += REGISTER_SERVICE_WORKER;
     }
-    // The loader starts a room bundle, or the home bundle for a room it cannot read: it names no other.
-    let table: Vec<String> = bundles
-        .iter()
-        .filter(|(name, _)| name.ends_with("-room") || *name == "home")
-        .map(|(name, b)| format!("\"{name}\": [\"{}\", \"{}\"]", b.js, b.wasm))
-        .collect();
-    let loader = filled(ROOM_LOADER, &[("TABULA_BUNDLES", &format!("{{ {} }}", table.join(", ")))])?;
-    Ok(format!("{locales}\n{loader}"))
+    if bundle != "loader" {
+        let bundle = &bundles[bundle];
+        script += &format!("import init from \"{}\"; init({{ module_or_path: \"{}\" }});", bundle.js, bundle.wasm);
+    } else {
+        // The loader starts a room bundle, or the home bundle for a room it cannot read: it names no other.
+        let table: Vec<String> = bundles
+            .iter()
+            .filter(|(name, _)| name.ends_with("-room") || *name == "home")
+            .map(|(name, b)| format!("\"{name}\": [\"{}\", \"{}\"]", b.js, b.wasm))
+            .collect();
+        script += &filled(ROOM_LOADER, &[("TABULA_BUNDLES", &format!("{{ {} }}", table.join(", ")))])?;
+    }
+    minify_js(&script)
+}
+
+/// The computer player's worker script (`scripts/ai-worker.js`), naming the `ai` bundle's files.
+pub fn ai_worker(ai: &Bundle) -> Result<String> {
+    minify_js(&filled(AI_WORKER, &[("TABULA_AI_JS", &ai.js), ("TABULA_AI_WASM", &ai.wasm)])?)
 }
 
 pub fn page_html(
@@ -58,7 +69,7 @@ pub fn page_html(
     css: &str,
     game_css: Option<&str>,
     bundles: &BTreeMap<String, Bundle>,
-    locales: &str,
+    start: &str,
     public: Option<&str>,
 ) -> Result<String> {
     let mut head = vec![
@@ -98,12 +109,8 @@ pub fn page_html(
     if let (Some(game), Some(game_css)) = (&page.game, game_css) {
         head.push(format!("<style id=\"css-{game}\">{}</style>", game_css.trim()));
     }
-    // Inline scripts minified like the bundles' glue: every page's first load carries them.
-    head.push(format!("<script>{}</script>", minify_js(CRASH_NOTICE)?));
-    if page.bundle == OFFLINE_BUNDLE {
-        head.push(format!("<script>{}</script>", minify_js(REGISTER_SERVICE_WORKER)?));
-    }
-    head.push(format!("<script type=\"module\">{}</script>", minify_js(&start_script(page, bundles, locales)?)?));
+    // The start script (`start_script`), at `start`: no inline script.
+    head.push(format!("<script type=\"module\" src=\"{start}\"></script>"));
     Ok(format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n{}\n</head>\n<body>{}</body>\n</html>\n",
         head.join("\n"),
@@ -114,12 +121,12 @@ pub fn page_html(
 /// The bundle whose pages work offline once visited (the puzzle needs no server to be played).
 pub const OFFLINE_BUNDLE: &str = "triplex";
 
-/// The service worker of the Triplex pages (`scripts/service-worker.js`): the URLs it keeps, and a
-/// cache name that changes with them and with the pages' own text (a build that changes only a page
-/// replaces the cache).
-pub fn service_worker(bundle: &Bundle, locale_files: &[String], pages: &[u8]) -> Result<String> {
+/// The service worker of the Triplex pages (`scripts/service-worker.js`): the URLs it keeps (`start`
+/// is the pages' start script), and a cache name that changes with them and with the pages' own
+/// text (a build that changes only a page replaces the cache).
+pub fn service_worker(bundle: &Bundle, start: &str, locale_files: &[String], pages: &[u8]) -> Result<String> {
     let mut urls = vec!["/triplex".to_owned(), "/triplex/level".to_owned(), "/favicon.svg".to_owned()];
-    urls.extend([bundle.js.clone(), bundle.wasm.clone()]);
+    urls.extend([start.to_owned(), bundle.js.clone(), bundle.wasm.clone()]);
     urls.extend(locale_files.iter().map(|name| format!("/assets/{name}")));
     let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
     let cache = hashed("tabula-triplex", "v", &[list.join(",").as_bytes(), pages].concat());
@@ -176,13 +183,16 @@ mod tests {
         let page = page_of("/go");
         let bundle = Bundle { js: "/assets/go-page.js".into(), wasm: "/assets/go-page.wasm".into(), gzipped: 1 };
         let bundles = BTreeMap::from([("go-page".to_owned(), bundle)]);
-        let html = |public| page_html(&page, "", None, &bundles, "{}", public).unwrap();
+        let html = |public| page_html(&page, "", None, &bundles, "/assets/start-go-page.js", public).unwrap();
         let known = html(Some("https://tabula.example"));
         assert!(known.contains(r#"<meta property="og:image" content="https://tabula.example/api/card">"#), "{known}");
         assert!(known.contains(r#"<meta property="og:url" content="https://tabula.example/go">"#), "{known}");
         let local = html(None);
         assert!(local.contains(r#"<meta property="og:image" content="/api/card">"#), "{local}");
         assert!(!local.contains("og:url"), "no relative page address: {local}");
+        // The security policy allows no inline script: the page names its start script.
+        assert!(local.contains(r#"<script type="module" src="/assets/start-go-page.js"></script>"#), "{local}");
+        assert_eq!(local.matches("<script").count(), 1, "{local}");
     }
 
     #[test]
@@ -190,14 +200,19 @@ mod tests {
         assert_eq!(filled("const a = TABULA_X;", &[("TABULA_X", "1")]).unwrap(), "const a = 1;");
         assert!(filled("const a = 1;", &[("TABULA_X", "1")]).is_err(), "a placeholder the script lacks");
         let bundle = Bundle { js: "/assets/home.js".into(), wasm: "/assets/home.wasm".into(), gzipped: 1 };
-        let worker = service_worker(&bundle, &["locale-fr.json".into()], b"<html>").unwrap();
+        let worker =
+            service_worker(&bundle, "/assets/start-triplex.js", &["locale-fr.json".into()], b"<html>").unwrap();
         assert!(worker.contains("/assets/locale-fr.json") && !worker.contains("TABULA_"), "{worker}");
-        for script in [CRASH_NOTICE, REGISTER_SERVICE_WORKER] {
-            assert!(minify_js(script).is_ok());
-        }
-        let room = Page { bundle: "loader".into(), ..page_of("/room/") };
+        assert!(worker.contains("/assets/start-triplex.js"), "the start script works offline too: {worker}");
+        let ai = ai_worker(&bundle).unwrap();
+        assert!(ai.contains("/assets/home.js") && ai.contains("/assets/home.wasm") && !ai.contains("TABULA_"), "{ai}");
         let bundles = BTreeMap::from([("home".to_owned(), bundle)]);
-        let loader = minify_js(&start_script(&room, &bundles, "").unwrap()).unwrap();
+        let globals = "window.tabulaLocales = {};";
+        let loader = start_script("loader", &bundles, globals).unwrap();
         assert!(loader.contains("/assets/home.wasm") && !loader.contains("TABULA_"), "{loader}");
+        let home = start_script("home", &bundles, globals).unwrap();
+        assert!(home.contains("/assets/home.js") && home.contains("tabulaLocales"), "{home}");
+        assert!(home.contains("WebAssembly.RuntimeError"), "every page says when the app crashed: {home}");
+        assert!(!home.contains("serviceWorker"), "only the Triplex pages work offline: {home}");
     }
 }
