@@ -1,18 +1,11 @@
 //! Edges & Blocks rules that the reference vectors cannot show: undo back to the start, every kind
 //! of refusal (with the state unchanged), the options, and the state's validation.
 
-use std::path::PathBuf;
-
 use serde_json::{json, Value};
 use tabula_core::edges::{Edges, EdgesConfig, EdgesMove};
 use tabula_core::{Game, GameKind, Rejection, Seat, Status};
 
-fn shared_vectors() -> PathBuf {
-    let shared = std::env::var_os("TABULA_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    shared.join("vectors")
-}
+mod shared;
 
 fn start() -> Edges {
     Edges::new(EdgesConfig::default()).unwrap()
@@ -34,7 +27,7 @@ fn undoing_every_reference_action_walks_back_through_every_recorded_state() {
         "result": -1, "ev": [0, 0, 0, 0, 0, 0, 0, 0, 0]});
     let mut undone = 0;
     for file in ["edges-public.jsonl", "edges-scenarios.jsonl"] {
-        let text = std::fs::read_to_string(shared_vectors().join(file)).expect("reference vectors");
+        let text = std::fs::read_to_string(shared::vectors_dir().join(file)).expect("reference vectors");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let record: Value = serde_json::from_str(line).unwrap();
             let actions: Vec<EdgesMove> = serde_json::from_value(record["actions"].clone()).unwrap();
@@ -227,7 +220,7 @@ fn out_of_range_numbers_are_errors_not_panics() {
 #[test]
 fn the_last_changes_of_every_reference_action_lead_from_one_recorded_state_to_the_next() {
     use tabula_core::edges::{Changed, Target};
-    let text = std::fs::read_to_string(shared_vectors().join("edges-public.jsonl")).expect("reference vectors");
+    let text = std::fs::read_to_string(shared::vectors_dir().join("edges-public.jsonl")).expect("reference vectors");
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let record: Value = serde_json::from_str(line).unwrap();

@@ -1,16 +1,10 @@
 //! Fairy chess against the reference data: Fairy-Stockfish's perft counts and legal move lists, and
 //! the independent reference model's for pieces Fairy-Stockfish cannot express.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 use tabula_core::fairy::{Position, Variant, VariantDef};
 
-fn shared() -> PathBuf {
-    std::env::var_os("TABULA_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
-}
+mod shared;
 
 fn budget() -> u64 {
     std::env::var("TABULA_PERFT_BUDGET").ok().and_then(|b| b.parse().ok()).unwrap_or(u64::MAX)
@@ -39,7 +33,7 @@ fn check(variant: &Variant, case: &Value, budget: u64) -> usize {
 }
 
 fn lines(file: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(shared().join("vectors").join(file)).unwrap();
+    let text = std::fs::read_to_string(shared::vectors_dir().join(file)).unwrap();
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 

@@ -4,6 +4,8 @@ use serde_json::json;
 use tabula_core::fairy::{Chess, ChessConfig, Position, UciMove, Variant};
 use tabula_core::{Game, GameKind, Rejection, Seat, Status};
 
+mod shared;
+
 fn play(game: &mut Chess, moves: &[&str]) {
     for mv in moves {
         game.play(&UciMove(mv.to_string())).unwrap_or_else(|e| panic!("{mv}: {e}"));
@@ -42,8 +44,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
 #[test]
 fn fen_and_state_round_trip() {
     let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/vectors/fairy-perft-public.jsonl"))
-            .unwrap_or_default();
+        std::fs::read_to_string(shared::vectors_dir().join("fairy-perft-public.jsonl")).expect("reference vectors");
     let mut checked = 0;
     for line in text.lines() {
         let case: serde_json::Value = serde_json::from_str(line).unwrap();

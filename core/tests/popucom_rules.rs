@@ -6,6 +6,8 @@ use rand::SeedableRng;
 use tabula_core::popucom::{Cell, Popucom, PopucomError};
 use tabula_core::{Game, GameKind, Rejection, Seat, Status};
 
+mod shared;
+
 fn play_all(moves: &[(u8, u8)]) -> Popucom {
     let cells: Vec<Cell> = moves.iter().map(|&(r, c)| Cell::new(r, c)).collect();
     Popucom::replay(Default::default(), &cells).expect("scripted moves are legal")
@@ -71,7 +73,7 @@ fn after_fifty_moves_the_game_is_over_and_refuses_moves() {
 #[test]
 fn a_player_without_a_legal_cell_loses_at_once() {
     // The crafted vectors hold such a game; rebuild it and check the ending independently.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/vectors/popucom-crafted.jsonl");
+    let path = shared::vectors_dir().join("popucom-crafted.jsonl");
     let text = std::fs::read_to_string(&path).expect("crafted vectors beside the repository");
     let line = text.lines().find(|l| l.contains("no_legal_move")).expect("a no_legal_move game");
     let record: serde_json::Value = serde_json::from_str(line).unwrap();

@@ -1,21 +1,11 @@
 //! Replays every reference game in `shared/vectors/` through the engine and compares every field of
 //! every step. One runner for all games: each file names its game kind.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 use tabula_core::GameKind;
 
-/// `shared/` sits beside the repository (CI has it at the same relative path); `TABULA_SHARED`
-/// overrides. Missing data fails the test: a green run must mean the vectors were checked.
-fn vectors_dir() -> PathBuf {
-    let shared = std::env::var_os("TABULA_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
-    let dir = shared.join("vectors");
-    assert!(dir.is_dir(), "reference vectors not found at {} (set TABULA_SHARED)", dir.display());
-    dir
-}
+mod shared;
+use shared::vectors_dir;
 
 /// Returns how many steps were compared; panics with the game, step and field of the first mismatch.
 fn check_file(kind: GameKind, file: &str) -> usize {
