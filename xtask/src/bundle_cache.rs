@@ -2,13 +2,14 @@
 //! the site's `cdylib`, so building the 15 bundles one after another, each with its own features,
 //! compiled the site crate and ran its link-time optimisation for every bundle on every build
 //! (about 20 s each), also when nothing had changed, and again in the Vercel copy. A bundle's WASM
-//! depends only on the files of `site/` and `core/` (of their Rust sources, only those its build
-//! read: a game's engine and screens are compiled only into that game's bundles), the workspace's
-//! manifests, lock file and cargo config, the toolchain, and the arguments, rustflags and
-//! environment of its build: their hash names a copy of the WASM cargo built, which a later build
-//! with the same inputs takes instead of calling cargo. Binaryen's pass over the bundle (about 10 s each with npm's
-//! `wasm-opt`) is kept the same way, by the hash of its input and settings, and so are the gzip and
-//! brotli copies of the site's files.
+//! depends only on the files of `site/` and `core/` (not the engine's tests, benchmarks and
+//! examples; of their Rust sources, only those its build read: a game's engine and screens are
+//! compiled only into that game's bundles), the workspace's manifests, lock file and cargo config,
+//! the toolchain, and the arguments, rustflags and environment of its build: their hash names a
+//! copy of the WASM cargo built, which a later build with the same inputs takes instead of calling
+//! cargo. Binaryen's pass over the bundle (about 10 s each with npm's `wasm-opt`) is kept the same
+//! way, by the hash of its input and settings, and so are the gzip and brotli copies of the site's
+//! files.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -141,11 +142,15 @@ pub fn hex(digest: &[u8], bytes: usize) -> String {
 }
 
 /// The files under `folder` (relative to `root`), but the built site.
+/// What no bundle is built from: the built site, and the engine's tests, benchmarks and examples,
+/// which `cargo build --lib` never compiles (a change to a test rebuilt all 15 bundles).
+const NOT_BUNDLED: &[&str] = &["site/dist", "core/tests", "core/benches", "core/examples"];
+
 fn walk(root: &Path, folder: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     for entry in std::fs::read_dir(root.join(folder)).with_context(|| format!("reading {}", folder.display()))? {
         let entry = entry?;
         let path = folder.join(entry.file_name());
-        if path == Path::new("site/dist") {
+        if NOT_BUNDLED.iter().any(|skipped| path == Path::new(skipped)) {
             continue;
         }
         if entry.file_type()?.is_dir() {
@@ -265,6 +270,17 @@ mod tests {
         let read = read_by_build(&dep_info).unwrap();
         std::fs::remove_file(&dep_info).unwrap();
         assert_eq!(read, [PathBuf::from("core/src/go/a b.rs"), PathBuf::from("site/src/lib.rs")]);
+    }
+
+    #[test]
+    fn the_sources_are_what_a_bundle_compiles_not_the_engine_s_tests() {
+        let sources = Sources::read().unwrap();
+        let has = |file: &str| sources.0.contains_key(Path::new(file));
+        assert!(has("core/src/lib.rs") && has("site/src/lib.rs") && has("core/Cargo.toml") && has("Cargo.lock"));
+        assert!(has("core/data/fairy-variants.json"), "data the engine includes");
+        let left_out = ["core/tests", "core/benches", "site/dist"];
+        assert_eq!(sources.0.keys().find(|f| left_out.iter().any(|folder| f.starts_with(folder))), None);
+        assert!(Path::new(&workspace_root()).join("core/tests/vectors.rs").is_file(), "the tests exist, left out");
     }
 
     #[test]
