@@ -1,6 +1,6 @@
 //! The computer opponent and the hints of local games. The search runs in a Web Worker started from
-//! the `ai` bundle (`worker.rs`; the page learns the worker's script from `window.tabulaAi`), so the page
-//! stays responsive while it thinks: the page posts the game so far and gets a move back.
+//! the `ai` bundle (`worker.rs`; the page learns the worker's script from `window.tabulaAi`), so
+//! the page stays responsive while it thinks: the page posts the game so far and gets a move back.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

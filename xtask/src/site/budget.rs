@@ -1,5 +1,6 @@
 //! Every page's first load against its budget: its HTML, its start script and the JS and WASM
-//! that starts, gzipped. Each page's figure and headroom are printed; a page over its budget fails the build.
+//! that starts, gzipped. Each page's figure and headroom are printed; a page over its budget fails
+//! the build.
 
 use std::collections::BTreeMap;
 
