@@ -10,6 +10,7 @@ mod common;
 mod computer;
 mod edges;
 mod go;
+mod layout;
 mod live;
 mod lobby;
 mod realtime;
