@@ -26,6 +26,7 @@ mod lobby;
 mod presence;
 mod push;
 mod ratelimit;
+mod seated_fuzz;
 mod services;
 mod suite;
 mod triplex;
