@@ -29,6 +29,10 @@ const ACTIONS: [&str; 8] = [
 enum Kind {
     /// A legal move by the side to move at the room's version.
     Legal,
+    /// A move the engine allows, by the seat whose turn it is not, at the room's version.
+    OutOfTurn,
+    /// A move at a version the room is not at.
+    Stale,
     /// Anything else: it may be taken or refused, never break the room.
     Other,
 }
@@ -143,11 +147,16 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                 (0..70, Some(mv), _) => {
                     // At a stale or future version, or by the other seat.
                     let seat = rng.random_range(1..=2u64);
-                    let version = version + [-1, 1, 0][rng.random_range(0..3)];
+                    let offset = [-1, 1, 0][rng.random_range(0..3)];
+                    let out_of_turn = offset == 0 && mover.is_some_and(|m| m != seat);
                     (
                         seat,
-                        json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version, "move": mv}),
-                        Kind::Other,
+                        json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version + offset, "move": mv}),
+                        match (offset, out_of_turn) {
+                            (0, true) => Kind::OutOfTurn,
+                            (0, false) => Kind::Other,
+                            _ => Kind::Stale,
+                        },
                     )
                 }
                 (0..85, _, _) => {
@@ -170,7 +179,8 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                 }
             };
             // A legal move is the mover's only while the game goes on.
-            let kind_of = if kind_of == Kind::Legal && !going_on { Kind::Other } else { kind_of };
+            let kind_of =
+                if matches!(kind_of, Kind::Legal | Kind::OutOfTurn) && !going_on { Kind::Other } else { kind_of };
             let reply = api.put(body.clone()).await;
             let answer: String = reply.raw.chars().take(400).collect();
             let context = format!("{kind:?} room {room}, step {step}, seat {seat}, {body}: {} {answer}", reply.status);
@@ -187,7 +197,14 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                     assert_eq!(after[field], before[field], "a refusal changed the room's {field}: {context}");
                 }
                 assert_ne!(kind_of, Kind::Legal, "a legal move by the side to move was refused: {context}");
+                if kind_of == Kind::Stale {
+                    assert_eq!(code, "version_conflict", "{context}");
+                }
             } else {
+                assert!(
+                    !matches!(kind_of, Kind::OutOfTurn | Kind::Stale),
+                    "a move out of turn or at another version was taken: {context}"
+                );
                 taken[usize::from(kind_of != Kind::Legal)] += 1;
                 assert!(after["version"].as_i64() > Some(version), "a change that kept the version: {context}");
                 if kind_of == Kind::Legal {
