@@ -33,6 +33,8 @@ enum Kind {
     OutOfTurn,
     /// A move at a version the room is not at.
     Stale,
+    /// A request with the token of a seat in another room.
+    Foreign,
     /// Anything else: it may be taken or refused, never break the room.
     Other,
 }
@@ -111,11 +113,14 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
         (GameKind::Edges, json!({"game": "edges"})),
         (GameKind::Chess, json!({"game": "chess", "config": {"variant": "capablanca"}})),
     ];
+    // The seats of a room apart, whose tokens the others' players send by mistake or on purpose.
+    let foreign = api.seated_room_of(&room_id(), json!({"game": "popucom"})).await;
     let mut taken = [0u32; 2];
     let mut refused = std::collections::BTreeMap::<String, u32>::new();
     for (kind, game) in games {
         let room = room_id();
         let tokens = api.seated_room_of(&room, game).await;
+        let secrets: Vec<&String> = tokens.iter().chain(&foreign).collect();
         for step in 0..cases / 4 {
             let before = api.get(&room).await.body;
             let version = before["version"].as_i64().expect("a version");
@@ -159,7 +164,7 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                         },
                     )
                 }
-                (0..85, _, _) => {
+                (0..82, _, _) => {
                     let seat = rng.random_range(1..=2u64);
                     let mv = mangled(&mut rng, pick.as_ref());
                     (
@@ -167,6 +172,15 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                         json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version, "move": mv}),
                         Kind::Other,
                     )
+                }
+                (0..87, _, _) => {
+                    // Another room's player, with this room's move or action.
+                    let token = &foreign[rng.random_range(0..2)];
+                    let body = match &pick {
+                        Some(mv) => json!({"roomId": room, "token": token, "version": version, "move": mv}),
+                        None => json!({"roomId": room, "token": token, "version": version, "action": "resign"}),
+                    };
+                    (0, body, Kind::Foreign)
                 }
                 _ => {
                     let seat = rng.random_range(1..=2u64);
@@ -187,6 +201,8 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
             let status = reply.status.as_u16();
             assert!(status < 500, "{context}");
             let after = api.get(&room).await.body;
+            let shown = format!("{} {after}", reply.raw);
+            assert!(!secrets.iter().any(|token| shown.contains(token.as_str())), "an answer showed a token: {context}");
             check_room_is_replayable(kind, &after, &context);
             if status >= 400 {
                 let code = reply.body["error"]["code"].as_str().unwrap_or_else(|| panic!("no error code: {context}"));
@@ -197,8 +213,10 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                     assert_eq!(after[field], before[field], "a refusal changed the room's {field}: {context}");
                 }
                 assert_ne!(kind_of, Kind::Legal, "a legal move by the side to move was refused: {context}");
-                if kind_of == Kind::Stale {
-                    assert_eq!(code, "version_conflict", "{context}");
+                match kind_of {
+                    Kind::Stale => assert_eq!(code, "version_conflict", "{context}"),
+                    Kind::Foreign => assert_eq!(code, "not_a_player", "{context}"),
+                    _ => {}
                 }
             } else {
                 assert!(
