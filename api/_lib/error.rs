@@ -46,6 +46,9 @@ pub enum ApiError {
     /// Details go to the log, never to the client.
     #[error("internal error")]
     Internal(String),
+    /// The deployment's settings are missing or wrong (which, in the function's log).
+    #[error("the server is misconfigured; its log says which setting")]
+    Misconfigured,
 }
 
 impl ApiError {
@@ -65,7 +68,7 @@ impl ApiError {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Internal(_) | ApiError::Misconfigured => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -87,6 +90,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::StoreUnavailable => "store_unavailable",
             ApiError::Internal(_) => "internal",
+            ApiError::Misconfigured => "misconfigured",
         }
     }
 }

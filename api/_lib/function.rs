@@ -10,6 +10,7 @@ use tower::ServiceBuilder;
 use vercel_runtime::axum::VercelLayer;
 
 use crate::config::{state_from_env, Deployment};
+use crate::error::ApiError;
 
 pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
@@ -18,11 +19,16 @@ pub fn init_logging() {
 
 pub async fn run() -> Result<(), vercel_runtime::Error> {
     init_logging();
-    let state = state_from_env(&Deployment::Serverless)?;
-    let service = ServiceBuilder::new()
-        .layer(VercelLayer::new())
-        .map_request(path_from_rewrite)
-        .service(crate::routes::function_router(state));
+    // A bad or missing setting is said in the log, and every request gets a JSON 500 with a
+    // stable code instead of the platform's page for a function that would not start.
+    let router = match state_from_env(&Deployment::Serverless) {
+        Ok(state) => crate::routes::function_router(state),
+        Err(error) => {
+            tracing::error!("{error}");
+            axum::Router::new().fallback(|| async { ApiError::Misconfigured })
+        }
+    };
+    let service = ServiceBuilder::new().layer(VercelLayer::new()).map_request(path_from_rewrite).service(router);
     vercel_runtime::run(service).await
 }
 

@@ -119,3 +119,66 @@ async fn the_game_function_answers_every_public_path() {
         assert_eq!(refused.status(), 400, "{address}: the solve handler reads and judges its body");
     }
 }
+
+/// The game function with a bad or missing setting: it starts, every request gets a JSON 500 with
+/// the code `misconfigured` and nothing of the setting's value, and its log names the setting.
+#[tokio::test]
+async fn a_misconfigured_function_says_so_in_its_log_and_answers_a_json_500() {
+    let supabase = supabase();
+    let key = supabase.jwt("service_role");
+    let good = [
+        ("SUPABASE_REST_URL", supabase.rest_url.clone()),
+        ("SUPABASE_SERVICE_ROLE_KEY", key.clone()),
+        ("REDIS_URL", redis_url().to_owned()),
+    ];
+    // Each case: what changes from the good settings, and what the log must name.
+    let cases: [(&str, Option<&str>, &str); 6] = [
+        ("SUPABASE_REST_URL", None, "SUPABASE_URL"),
+        ("SUPABASE_SERVICE_ROLE_KEY", None, "SUPABASE_SECRET_KEY"),
+        ("RATE_LIMIT_PER_MINUTE", Some("lots-of-them"), "RATE_LIMIT_PER_MINUTE"),
+        ("RATE_LIMIT_PER_MINUTE", Some("0"), "RATE_LIMIT_PER_MINUTE"),
+        ("TABULA_ABANDON_SECONDS", Some("-5-secret-ish"), "TABULA_ABANDON_SECONDS"),
+        ("REDIS_URL", Some("nonsense://hunter2@"), "REDIS_URL"),
+    ];
+    for (name, value, named) in cases {
+        let log = std::env::temp_dir().join(format!("tabula-function-{}.log", free_port()));
+        let port = free_port();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_game"));
+        command.env_clear().env("VERCEL_DEV_PORT", port.to_string()).env("RUST_LOG", "info");
+        for (setting, good_value) in &good {
+            if *setting != name {
+                command.env(setting, good_value);
+            }
+        }
+        if let Some(value) = value {
+            command.env(name, value);
+        }
+        // The log: what the function writes (tracing writes to standard output).
+        let file = std::fs::File::create(&log).unwrap();
+        let child = command
+            .stdout(file.try_clone().unwrap())
+            .stderr(file)
+            .spawn()
+            .expect("the function binary starts");
+        let _child = KillOnDrop(child);
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(20), "{name}={value:?}: the function never listened");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        for path in ["/api/game?roomId=abc", "/api/lobby"] {
+            let answer = reqwest::get(format!("http://127.0.0.1:{port}{path}")).await.unwrap();
+            assert_eq!(answer.status(), 500, "{name}={value:?} {path}");
+            let body = answer.text().await.unwrap();
+            let parsed: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+            assert_eq!(parsed["error"]["code"], "misconfigured", "{name}={value:?} {path}: {body}");
+            for secret in [value.unwrap_or("no value"), key.as_str(), name] {
+                assert!(!body.contains(secret), "{name}={value:?} {path}: the answer shows {secret:?}: {body}");
+            }
+        }
+        let logged = std::fs::read_to_string(&log).unwrap();
+        assert!(logged.contains(named), "{name}={value:?}: the log does not name {named}: {logged}");
+        assert!(!logged.contains(key.as_str()), "{name}={value:?}: the log shows the key");
+        let _ = std::fs::remove_file(&log);
+    }
+}
