@@ -155,11 +155,7 @@ async fn a_misconfigured_function_says_so_in_its_log_and_answers_a_json_500() {
         }
         // The log: what the function writes (tracing writes to standard output).
         let file = std::fs::File::create(&log).unwrap();
-        let child = command
-            .stdout(file.try_clone().unwrap())
-            .stderr(file)
-            .spawn()
-            .expect("the function binary starts");
+        let child = command.stdout(file.try_clone().unwrap()).stderr(file).spawn().expect("the function binary starts");
         let _child = KillOnDrop(child);
         let start = Instant::now();
         while TcpStream::connect(("127.0.0.1", port)).is_err() {

@@ -592,6 +592,42 @@ async fn the_rate_limit_is_shared_through_redis_by_every_function() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
+/// The built functions with their store down, and with its settings missing: a JSON 503 the page
+/// retries (with `Retry-After`), and a JSON 500 `misconfigured` that shows no setting, through the
+/// edge as deployed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_built_functions_answer_a_store_outage_and_a_missing_setting_in_json() {
+    let redis = services::own_redis();
+    // Nothing listens where the store should be.
+    let down = ("SUPABASE_REST_URL", format!("http://127.0.0.1:{}", services::free_port()));
+    let mut misconfigured = function_env(down.clone(), ("REDIS_URL", &redis.url), 100, "unused");
+    misconfigured.remove("SUPABASE_REST_URL");
+    let cases = [
+        ("the store down", function_env(down, ("REDIS_URL", &redis.url), 100, "unused"), 503, "store_unavailable"),
+        ("no Supabase address", misconfigured, 500, "misconfigured"),
+    ];
+    for (what, env, status, code) in cases {
+        let scratch = scratch();
+        let output = Output::read(&output_dir());
+        let running = start_functions(&output, &env, &scratch);
+        let (base, _edge) = edge::serve(output, running).await;
+        let client = Client { http: reqwest::Client::new(), base };
+        for path in ["/api/game?roomId=outage1", "/api/lobby"] {
+            let (answered, body) = client.get(path).await;
+            assert_eq!((answered, &body["error"]["code"]), (status, &json!(code)), "{what}: {path}: {body}");
+            let shown = body.to_string();
+            for (name, value) in &env {
+                if name.starts_with("SUPABASE") || name == "REDIS_URL" {
+                    assert!(!shown.contains(value.as_str()), "{what}: {path} shows {name}: {shown}");
+                }
+            }
+        }
+        let (answered, body) = client.post("/api/game", json!({"roomId": "outage2", "game": "popucom"})).await;
+        assert_eq!((answered, &body["error"]["code"]), (status, &json!(code)), "{what}: a new room: {body}");
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+}
+
 #[test]
 fn the_build_script_installs_rust_with_flags_rustup_init_knows() {
     let script = services::repo_root().join("site/vercel-build.sh");
