@@ -141,11 +141,11 @@ pub fn hex(digest: &[u8], bytes: usize) -> String {
     digest.iter().take(bytes).map(|b| format!("{b:02x}")).collect()
 }
 
-/// The files under `folder` (relative to `root`), but the built site.
 /// What no bundle is built from: the built site, and the engine's tests, benchmarks and examples,
 /// which `cargo build --lib` never compiles (a change to a test rebuilt all 15 bundles).
 const NOT_BUNDLED: &[&str] = &["site/dist", "core/tests", "core/benches", "core/examples"];
 
+/// The files under `folder` (relative to `root`), but those `NOT_BUNDLED`.
 fn walk(root: &Path, folder: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     for entry in std::fs::read_dir(root.join(folder)).with_context(|| format!("reading {}", folder.display()))? {
         let entry = entry?;

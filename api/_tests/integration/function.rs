@@ -20,28 +20,35 @@ impl Drop for KillOnDrop {
     }
 }
 
-/// Starts the function binary `program` configured as on Vercel; returns it (killed when dropped)
-/// and its port.
-fn start_function(program: &str) -> (KillOnDrop, u16) {
+/// The settings a function gets on Vercel (docs/DEPLOY.md), on the tests' services.
+fn deployed_settings() -> Vec<(&'static str, String)> {
     let supabase = supabase();
+    vec![
+        ("SUPABASE_REST_URL", supabase.rest_url.clone()),
+        ("SUPABASE_SERVICE_ROLE_KEY", supabase.jwt("service_role")),
+        ("REDIS_URL", redis_url().to_owned()),
+        ("CRON_SECRET", "function-secret".to_owned()),
+    ]
+}
+
+/// Starts the function binary `program` with only `settings` in its environment, its output to
+/// `log`; returns it (killed when dropped) once it listens, and its port.
+fn launch(program: &str, settings: &[(&str, String)], log: Stdio) -> (KillOnDrop, u16) {
     let port = free_port();
-    let child = Command::new(program)
-        .env_clear()
-        .env("VERCEL_DEV_PORT", port.to_string())
-        .env("SUPABASE_REST_URL", &supabase.rest_url)
-        .env("SUPABASE_SERVICE_ROLE_KEY", supabase.jwt("service_role"))
-        .env("REDIS_URL", redis_url())
-        .env("CRON_SECRET", "function-secret")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("the function binary starts");
-    let child = KillOnDrop(child);
+    let mut command = Command::new(program);
+    command.env_clear().env("VERCEL_DEV_PORT", port.to_string()).envs(settings.iter().map(|(k, v)| (k, v)));
+    let child = KillOnDrop(command.stdout(log).spawn().expect("the function binary starts"));
     let start = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(start.elapsed() < Duration::from_secs(20), "{program} never listened on {port}");
         std::thread::sleep(Duration::from_millis(50));
     }
     (child, port)
+}
+
+/// Starts the function binary `program` configured as on Vercel.
+fn start_function(program: &str) -> (KillOnDrop, u16) {
+    launch(program, &deployed_settings(), Stdio::null())
 }
 
 #[tokio::test]
@@ -124,14 +131,9 @@ async fn the_game_function_answers_every_public_path() {
 /// the code `misconfigured` and nothing of the setting's value, and its log names the setting.
 #[tokio::test]
 async fn a_misconfigured_function_says_so_in_its_log_and_answers_a_json_500() {
-    let supabase = supabase();
-    let key = supabase.jwt("service_role");
-    let good = [
-        ("SUPABASE_REST_URL", supabase.rest_url.clone()),
-        ("SUPABASE_SERVICE_ROLE_KEY", key.clone()),
-        ("REDIS_URL", redis_url().to_owned()),
-    ];
-    // Each case: what changes from the good settings, and what the log must name.
+    let key = supabase().jwt("service_role");
+    // Each case: the setting changed from the deployed ones (removed, or given a bad value), and
+    // what the log must name.
     let cases: [(&str, Option<&str>, &str); 6] = [
         ("SUPABASE_REST_URL", None, "SUPABASE_URL"),
         ("SUPABASE_SERVICE_ROLE_KEY", None, "SUPABASE_SECRET_KEY"),
@@ -141,27 +143,13 @@ async fn a_misconfigured_function_says_so_in_its_log_and_answers_a_json_500() {
         ("REDIS_URL", Some("nonsense://hunter2@"), "REDIS_URL"),
     ];
     for (name, value, named) in cases {
-        let log = std::env::temp_dir().join(format!("tabula-function-{}.log", free_port()));
-        let port = free_port();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_game"));
-        command.env_clear().env("VERCEL_DEV_PORT", port.to_string()).env("RUST_LOG", "info");
-        for (setting, good_value) in &good {
-            if *setting != name {
-                command.env(setting, good_value);
-            }
-        }
-        if let Some(value) = value {
-            command.env(name, value);
-        }
+        let mut settings: Vec<(&str, String)> =
+            deployed_settings().into_iter().filter(|(setting, _)| *setting != name).collect();
+        settings.extend(value.map(|value| (name, value.to_owned())));
+        settings.push(("RUST_LOG", "info".to_owned()));
         // The log: what the function writes (tracing writes to standard output).
-        let file = std::fs::File::create(&log).unwrap();
-        let child = command.stdout(file.try_clone().unwrap()).stderr(file).spawn().expect("the function binary starts");
-        let _child = KillOnDrop(child);
-        let start = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(start.elapsed() < Duration::from_secs(20), "{name}={value:?}: the function never listened");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let log = std::env::temp_dir().join(format!("tabula-function-{}.log", free_port()));
+        let (_child, port) = launch(env!("CARGO_BIN_EXE_game"), &settings, std::fs::File::create(&log).unwrap().into());
         for path in ["/api/game?roomId=abc", "/api/lobby"] {
             let answer = reqwest::get(format!("http://127.0.0.1:{port}{path}")).await.unwrap();
             assert_eq!(answer.status(), 500, "{name}={value:?} {path}");

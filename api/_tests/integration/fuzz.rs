@@ -37,6 +37,10 @@ async fn rooms(api: &TestApi) -> Vec<(String, Value)> {
     rooms
 }
 
+/// Every action a seated player can send (`PUT /api/game`), besides moves.
+pub const ACTIONS: [&str; 7] =
+    ["resign", "rematch", "takeback", "accept_takeback", "decline_takeback", "claim_win", "claim_draw"];
+
 /// Any JSON, with the values hostile input is made of: extreme numbers, odd strings, deep nesting.
 fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -112,16 +116,7 @@ fn templates(seeded: Vec<String>) -> impl Strategy<Value = (String, Value)> {
         json!({"type": "move", "from": 0, "to": 1}),
         json!("e7e5"),
     ]);
-    let actions = prop::sample::select(vec![
-        "resign",
-        "rematch",
-        "takeback",
-        "accept_takeback",
-        "decline_takeback",
-        "claim_win",
-        "claim_draw",
-        "move",
-    ]);
+    let actions = prop::sample::select(ACTIONS.iter().copied().chain(["move"]).collect::<Vec<_>>());
     (room(seeded), "[0-9a-zA-Z_-]{0,70}", -2i64..40, moves, actions).prop_map(
         move |(room, token, version, mv, action)| {
             let all = [

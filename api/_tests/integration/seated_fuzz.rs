@@ -5,24 +5,15 @@
 //! move, at the room's version, in a game going on, is taken. `TABULA_FUZZ_CASES` sets the number
 //! of requests a store (CI: 300), `TABULA_FUZZ_SEED` the seed (printed).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use tabula_core::{AnyGame, GameKind};
 
 use crate::client::{room_id, Backend, TestApi};
-
-/// Every action, and one that does not exist.
-const ACTIONS: [&str; 8] = [
-    "resign",
-    "rematch",
-    "takeback",
-    "accept_takeback",
-    "decline_takeback",
-    "claim_win",
-    "claim_draw",
-    "no_such_action",
-];
+use crate::fuzz::ACTIONS;
 
 /// What a request was meant to be, to know which answer it must get.
 #[derive(Debug, PartialEq)]
@@ -80,19 +71,17 @@ fn replayed(kind: GameKind, view: &Value) -> AnyGame {
 }
 
 /// The fields of a room's state that differ from its replay's.
-fn differing(room: &Value, replay: &Value) -> Vec<String> {
+fn differing(room: &Value, replay: &Value) -> BTreeSet<String> {
     // A game the server ended (a resignation, an abandonment) has its result and no side to move;
     // the rules know neither.
     let reason = room["result"]["reason"].as_str().unwrap_or_default();
     let server_ended = ["resigned", "abandoned", "timeout"].contains(&reason);
     let fields = room.as_object().into_iter().chain(replay.as_object()).flat_map(|o| o.keys());
-    let mut differing: Vec<String> = fields
+    fields
         .filter(|field| !(server_ended && ["result", "to_move"].contains(&field.as_str())))
         .filter(|field| room[field.as_str()] != replay[field.as_str()])
         .cloned()
-        .collect();
-    differing.dedup();
-    differing
+        .collect()
 }
 
 fn check_room_is_replayable(kind: GameKind, view: &Value, context: &str) {
@@ -116,7 +105,7 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
     // The seats of a room apart, whose tokens the others' players send by mistake or on purpose.
     let foreign = api.seated_room_of(&room_id(), json!({"game": "popucom"})).await;
     let mut taken = [0u32; 2];
-    let mut refused = std::collections::BTreeMap::<String, u32>::new();
+    let mut refused = BTreeMap::<String, u32>::new();
     for (kind, game) in games {
         let room = room_id();
         let tokens = api.seated_room_of(&room, game).await;
@@ -135,63 +124,39 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                 .map(|colour| seat_of(&before, u64::from(colour.number())));
             // A game that ended is mostly followed by a rematch, so every kind of position comes up.
             let roll = if going_on || rng.random_bool(0.3) { rng.random_range(0..100) } else { 100 };
-            let (seat, body, kind_of) = match (roll, &pick, mover) {
-                (100, _, _) => {
-                    let seat = rng.random_range(1..=2u64);
-                    (
-                        seat,
-                        json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version, "action": "rematch"}),
-                        Kind::Other,
-                    )
-                }
-                (0..60, Some(mv), Some(seat)) => (
-                    seat,
-                    json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version, "move": mv}),
-                    Kind::Legal,
-                ),
+            let any_seat = |rng: &mut SmallRng| rng.random_range(1..=2u64);
+            // (who sends it, the version it names, its move or action, what it is meant to be)
+            let (seat, sent_version, (key, value), kind_of) = match (roll, &pick, mover) {
+                (100, _, _) => (any_seat(&mut rng), version, ("action", json!("rematch")), Kind::Other),
+                (0..60, Some(mv), Some(seat)) => (seat, version, ("move", mv.clone()), Kind::Legal),
                 (0..70, Some(mv), _) => {
                     // At a stale or future version, or by the other seat.
-                    let seat = rng.random_range(1..=2u64);
+                    let seat = any_seat(&mut rng);
                     let offset = [-1, 1, 0][rng.random_range(0..3)];
-                    let out_of_turn = offset == 0 && mover.is_some_and(|m| m != seat);
-                    (
-                        seat,
-                        json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version + offset, "move": mv}),
-                        match (offset, out_of_turn) {
-                            (0, true) => Kind::OutOfTurn,
-                            (0, false) => Kind::Other,
-                            _ => Kind::Stale,
-                        },
-                    )
-                }
-                (0..82, _, _) => {
-                    let seat = rng.random_range(1..=2u64);
-                    let mv = mangled(&mut rng, pick.as_ref());
-                    (
-                        seat,
-                        json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version, "move": mv}),
-                        Kind::Other,
-                    )
-                }
-                (0..87, _, _) => {
-                    // Another room's player, with this room's move or action.
-                    let token = &foreign[rng.random_range(0..2)];
-                    let body = match &pick {
-                        Some(mv) => json!({"roomId": room, "token": token, "version": version, "move": mv}),
-                        None => json!({"roomId": room, "token": token, "version": version, "action": "resign"}),
+                    let kind_of = match offset {
+                        0 if mover.is_some_and(|m| m != seat) => Kind::OutOfTurn,
+                        0 => Kind::Other,
+                        _ => Kind::Stale,
                     };
-                    (0, body, Kind::Foreign)
+                    (seat, version + offset, ("move", mv.clone()), kind_of)
+                }
+                (0..82, _, _) => (any_seat(&mut rng), version, ("move", mangled(&mut rng, pick.as_ref())), Kind::Other),
+                // Another room's player (seat 0 here: none of this room's), with this room's move.
+                (0..87, _, _) => {
+                    let request = pick.clone().map_or(("action", json!("resign")), |mv| ("move", mv));
+                    (0, version, request, Kind::Foreign)
                 }
                 _ => {
-                    let seat = rng.random_range(1..=2u64);
-                    let action = ACTIONS[rng.random_range(0..ACTIONS.len())];
-                    (
-                        seat,
-                        json!({"roomId": room, "token": tokens[seat as usize - 1], "version": version, "action": action}),
-                        Kind::Other,
-                    )
+                    let actions: Vec<&str> = ACTIONS.iter().copied().chain(["no_such_action"]).collect();
+                    let action = actions[rng.random_range(0..actions.len())];
+                    (any_seat(&mut rng), version, ("action", json!(action)), Kind::Other)
                 }
             };
+            let token = match seat {
+                0 => &foreign[rng.random_range(0..2)],
+                seat => &tokens[seat as usize - 1],
+            };
+            let body = json!({"roomId": room, "token": token, "version": sent_version, key: value});
             // A legal move is the mover's only while the game goes on.
             let kind_of =
                 if matches!(kind_of, Kind::Legal | Kind::OutOfTurn) && !going_on { Kind::Other } else { kind_of };
@@ -220,8 +185,8 @@ pub async fn seated_players_requests_reach_the_rules_and_keep_every_room_replaya
                 }
             } else {
                 assert!(
-                    !matches!(kind_of, Kind::OutOfTurn | Kind::Stale),
-                    "a move out of turn or at another version was taken: {context}"
+                    !matches!(kind_of, Kind::OutOfTurn | Kind::Stale | Kind::Foreign),
+                    "a move out of turn, at another version or by another room's player was taken: {context}"
                 );
                 taken[usize::from(kind_of != Kind::Legal)] += 1;
                 assert!(after["version"].as_i64() > Some(version), "a change that kept the version: {context}");

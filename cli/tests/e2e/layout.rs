@@ -82,6 +82,12 @@ async fn open(client: &Client, server: &Server, path: &str) {
     wait_for_app(client).await;
     wait_until(client, &format!("return !!document.querySelector({BOARD:?})"), 15, path).await;
     js(client, "return document.fonts.ready.then(() => true)").await;
+    // Until the board stops moving (a room's details arrive after its board).
+    let settled = format!(
+        "const at = () => JSON.stringify(document.querySelector({BOARD:?}).getBoundingClientRect()); \
+         const before = at(); return new Promise((done) => setTimeout(() => done(at() === before), 200))"
+    );
+    wait_until(client, &settled, 10, &format!("{path}: the board to stay put")).await;
 }
 
 /// Claims `seat` of `room` through the API, as another player would.

@@ -593,8 +593,7 @@ async fn the_rate_limit_is_shared_through_redis_by_every_function() {
 }
 
 /// The built functions with their store down, and with its settings missing: a JSON 503 the page
-/// retries (with `Retry-After`), and a JSON 500 `misconfigured` that shows no setting, through the
-/// edge as deployed.
+/// retries, and a JSON 500 `misconfigured`, neither showing a setting, through the edge as deployed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_built_functions_answer_a_store_outage_and_a_missing_setting_in_json() {
     let redis = services::own_redis();
