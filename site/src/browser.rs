@@ -199,3 +199,9 @@ pub fn read_chosen_file(event: &web_sys::Event, take: impl FnOnce(Option<String>
         take(wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()));
     });
 }
+
+/// `text` as HTML text or a quoted attribute's value, for the few views written as HTML strings
+/// (fewer bytes in a bundle than the same elements as components).
+pub fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}

@@ -19,6 +19,8 @@ mod i18n;
 mod pages;
 mod play;
 #[cfg(not(target_arch = "wasm32"))]
+mod pictures;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod prerender;
 mod route;
 mod storage;

@@ -62,6 +62,11 @@ pub fn styles() -> Vec<(&'static str, &'static str)> {
     games.chain([("triplex", crate::games::triplex::CSS)]).collect()
 }
 
+/// Each game's picture on the home, by game name: SVG files the build writes to `/pictures/`.
+pub fn pictures() -> Vec<(&'static str, String)> {
+    crate::pictures::all()
+}
+
 /// The languages the browser fetches (all but English): tag and messages.
 pub fn locales() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
     Lang::ALL.into_iter().filter(|l| *l != Lang::En).filter_map(|l| Some((l.tag(), crate::i18n::table(l)?))).collect()

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::browser::{click, js, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::browser::{cdp, click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::{create_room, exclusive, no_horizontal_overflow};
 
@@ -43,6 +43,82 @@ async fn every_address_loads_directly_with_its_own_title() {
     // The query string chose the board: a 13x13 board has 169 points.
     client.goto(&format!("{}/go/local?size=13", server.base)).await.unwrap();
     wait_until(&client, "return document.querySelectorAll('.go-board .pt').length === 169", 10, "13x13").await;
+    client.close().await.unwrap();
+}
+
+/// What the home's game cards show, in the page: each card's picture (loaded, 240 wide, with its
+/// text alternative and lazy), and its ways in, by game.
+const CARDS: &str = r#"
+return [...document.querySelectorAll('.game-card')].map((card) => {
+  const img = card.querySelector('img');
+  return {
+    game: card.querySelector('.card-link').id,
+    picture: img && img.getAttribute('src'),
+    loaded: !!img && img.complete && img.naturalWidth === 240,
+    alt: img ? img.alt : '',
+    lazy: !!img && img.loading === 'lazy',
+    ways: [...card.querySelectorAll('.card-ways a')].map((a) => a.pathname + a.search),
+  };
+});
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_home_shows_each_game_s_picture_and_its_shortest_ways_in() {
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    // The first screen on a laptop and on a phone, for people to look at (`docs/screenshots/`).
+    for (width, height) in [(1280, 800), (390, 844)] {
+        let metrics = serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false});
+        cdp(&client, "Emulation.setDeviceMetricsOverride", metrics).await;
+        client.goto(&server.base).await.unwrap();
+        wait_for_app(&client).await;
+        let visible_loaded = "return [...document.querySelectorAll('.game-card img')]
+            .filter((i) => i.getBoundingClientRect().top < window.innerHeight)
+            .every((i) => i.complete && i.naturalWidth > 0)";
+        wait_until(&client, visible_loaded, 10, "the pictures on the first screen").await;
+        let fits = js(&client, "return document.documentElement.scrollWidth <= window.innerWidth").await;
+        assert_eq!(fits, Value::Bool(true), "the home overflows sideways at {width}x{height}");
+        screenshot(&client, &format!("home-{width}x{height}")).await;
+    }
+    // Lazy pictures load as they come near the viewport: scroll to the end.
+    js(&client, "window.scrollTo(0, document.body.scrollHeight); return true").await;
+    let all_loaded = "return [...document.querySelectorAll('.game-card img')].every((i) => i.complete && i.naturalWidth > 0)";
+    wait_until(&client, all_loaded, 10, "every card's picture").await;
+    let cards = js(&client, CARDS).await;
+    let cards = cards.as_array().expect("a list of cards");
+    let games: Vec<&str> = cards.iter().map(|c| c["game"].as_str().unwrap_or_default()).collect();
+    assert_eq!(games, ["popucom", "go", "edges", "chess", "triplex"]);
+    for card in cards {
+        let game = card["game"].as_str().unwrap();
+        assert_eq!(card["picture"], format!("/pictures/{game}.svg"), "{game}");
+        assert_eq!(card["loaded"], true, "{game}'s picture loaded at its size: {card}");
+        assert_eq!(card["lazy"], true, "{game}'s picture waits until it is near the screen");
+        let alt = card["alt"].as_str().unwrap_or_default();
+        assert!(alt.len() > 10 && alt.contains(&text(&client, &format!("#{game} h3")).await), "{game}'s alt: {alt:?}");
+        let ways: Vec<&str> = card["ways"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let expected = match game {
+            "triplex" => vec!["/triplex/1".to_owned()],
+            _ => vec![format!("/{game}/local?computer=2&side=1"), format!("/{game}/local")],
+        };
+        assert_eq!(ways, expected, "{game}'s ways in");
+    }
+    // Each way in opens what it says: a board against the computer, a board for two, a level.
+    click(&client, "#go-computer").await;
+    let computer = "return location.pathname === '/go/local' && !!document.getElementById('computer-line') \
+                    && !!document.getElementById('point-40')";
+    wait_until(&client, computer, 15, "Go against the computer").await;
+    client.goto(&server.base).await.unwrap();
+    wait_for_app(&client).await;
+    click(&client, "#edges-local").await;
+    let local = "return location.pathname === '/edges/local' && !document.getElementById('computer-line') \
+                 && !!document.getElementById('edge-0')";
+    wait_until(&client, local, 15, "Edges & Blocks for two").await;
+    client.goto(&server.base).await.unwrap();
+    wait_for_app(&client).await;
+    click(&client, "#triplex-first").await;
+    wait_until(&client, "return !!document.getElementById('tx-cell-0-0')", 15, "Triplex level 1").await;
+    assert!(js(&client, "return location.pathname").await == "/triplex/1");
     client.close().await.unwrap();
 }
 

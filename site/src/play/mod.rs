@@ -23,7 +23,7 @@ use tabula_core::{Game, Seat};
 pub use history::History;
 pub use input::{BoardProps, Confirm};
 pub use parts::{room_header, Diagram};
-pub use picture::Canvas;
+pub use picture::{piece_disc, Pen};
 
 use crate::catalogue::Slug;
 use crate::i18n::I18n;
@@ -73,8 +73,8 @@ pub trait GameUi: Copy + Send + Sync + 'static {
     /// A move typed in the game's notation ("D4", "pass", "5-5"), for `acting`, if it reads as one.
     fn parse(game: &Self::G, text: &str, acting: Option<Seat>) -> Option<<Self::G as Game>::Move>;
 
-    /// Draws the position for the PNG export.
-    fn draw(canvas: &Canvas, game: &Self::G);
+    /// Draws the position: for the PNG export, and at build time the home's picture of the game.
+    fn draw(pen: &impl Pen, game: &Self::G);
 
     /// Record buttons of the game (Go: SGF download and open).
     fn records(_record: Record<Self::G>) -> AnyView {
@@ -101,6 +101,16 @@ pub trait GameUi: Copy + Send + Sync + 'static {
     /// Whether this board's points are too small on this screen to tap without a confirmation.
     fn small_points(_game: &Self::G) -> bool {
         false
+    }
+
+    /// The home's picture of the game (`crate::pictures`): the options of the game drawn, and how
+    /// many moves into it.
+    fn picture_config() -> serde_json::Value {
+        serde_json::json!({})
+    }
+
+    fn picture_moves() -> usize {
+        30
     }
 }
 
@@ -142,6 +152,9 @@ pub trait Screens: Sync {
     fn option_help(&self, config: Signal<serde_json::Value>) -> AnyView;
     fn local(&self) -> AnyView;
     fn room(&self, code: String) -> AnyView;
+    /// The home's picture of the game, as SVG (built at build time).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn picture(&self) -> String;
 }
 
 /// The screens of a [`GameUi`].
@@ -197,6 +210,11 @@ impl<U: GameUi> Screens for ScreensOf<U> {
             let _ = code;
             ().into_any()
         }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn picture(&self) -> String {
+        crate::pictures::picture::<U>()
     }
 }
 

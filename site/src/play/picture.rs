@@ -1,5 +1,6 @@
 //! "Save picture": a PNG of the position with the players' names and figures. The screen draws the
-//! frame; each game draws its board into the square below it with a few canvas helpers.
+//! frame; each game draws its board into the square below it through a [`Pen`], which the home's
+//! pictures (`crate::pictures`, at build time) also draw with.
 
 use leptos::prelude::*;
 use tabula_core::Seat;
@@ -9,32 +10,58 @@ use super::{colour_name, GameUi};
 use crate::browser;
 use crate::i18n::{tr, use_i18n};
 
-/// The board's square in the picture, and drawing helpers in board coordinates.
-pub struct Canvas {
+/// What a game draws its board with, in board coordinates: a square of side [`Pen::size`].
+pub trait Pen {
+    fn size(&self) -> f64;
+    fn rect(&self, x: f64, y: f64, w: f64, h: f64, colour: &str);
+    fn disc(&self, x: f64, y: f64, radius: f64, colour: &str);
+    fn ring(&self, x: f64, y: f64, radius: f64, colour: &str, width: f64);
+    fn line(&self, from: (f64, f64), to: (f64, f64), colour: &str, width: f64);
+
+    /// A chess piece of `seat` filling the square of side `side` at `x`, `y`: its `figure` (an id
+    /// of `site/static/pieces.svg`) where the pen can draw one, else a disc in its colours.
+    fn piece(&self, x: f64, y: f64, side: f64, figure: Option<&str>, seat: Seat) {
+        let _ = figure;
+        piece_disc(self, x, y, side, seat);
+    }
+}
+
+/// A chess piece as a disc in its side's colours.
+pub fn piece_disc(pen: &(impl Pen + ?Sized), x: f64, y: f64, side: f64, seat: Seat) {
+    let (fill, ring) = if seat == Seat::One { ("#fafafa", "#222") } else { ("#222", "#fafafa") };
+    pen.disc(x + side / 2.0, y + side / 2.0, side * 0.38, fill);
+    pen.ring(x + side / 2.0, y + side / 2.0, side * 0.38, ring, 1.5);
+}
+
+/// The PNG's canvas: the board's square below the header.
+struct Canvas {
     context: web_sys::CanvasRenderingContext2d,
-    /// The square's side in pixels, and its top edge.
-    pub size: f64,
-    pub top: f64,
+    size: f64,
+    top: f64,
 }
 
 const SIZE: f64 = 480.0;
 const HEADER: f64 = 64.0;
 const BACKGROUND: &str = "#141826";
 
-impl Canvas {
-    pub fn rect(&self, x: f64, y: f64, w: f64, h: f64, colour: &str) {
+impl Pen for Canvas {
+    fn size(&self) -> f64 {
+        self.size
+    }
+
+    fn rect(&self, x: f64, y: f64, w: f64, h: f64, colour: &str) {
         self.context.set_fill_style_str(colour);
         self.context.fill_rect(x, self.top + y, w, h);
     }
 
-    pub fn disc(&self, x: f64, y: f64, radius: f64, colour: &str) {
+    fn disc(&self, x: f64, y: f64, radius: f64, colour: &str) {
         self.context.set_fill_style_str(colour);
         self.context.begin_path();
         let _ = self.context.arc(x, self.top + y, radius, 0.0, std::f64::consts::TAU);
         self.context.fill();
     }
 
-    pub fn ring(&self, x: f64, y: f64, radius: f64, colour: &str, width: f64) {
+    fn ring(&self, x: f64, y: f64, radius: f64, colour: &str, width: f64) {
         self.context.set_stroke_style_str(colour);
         self.context.set_line_width(width);
         self.context.begin_path();
@@ -42,7 +69,7 @@ impl Canvas {
         self.context.stroke();
     }
 
-    pub fn line(&self, from: (f64, f64), to: (f64, f64), colour: &str, width: f64) {
+    fn line(&self, from: (f64, f64), to: (f64, f64), colour: &str, width: f64) {
         self.context.set_stroke_style_str(colour);
         self.context.set_line_width(width);
         self.context.begin_path();

@@ -69,6 +69,8 @@ struct Manifest {
     styles: BTreeMap<String, String>,
     /// The languages the browser fetches when chosen (English is built in): tag to messages.
     locales: BTreeMap<String, serde_json::Value>,
+    /// The home's picture of each game (SVG), by game name: `/pictures/<game>.svg`.
+    pictures: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -238,6 +240,13 @@ pub fn build_site() -> Result<()> {
         check_css(&format!("{game}'s board.css"), game_css)?;
     }
     std::fs::copy(statics.join("favicon.svg"), dist.join("favicon.svg"))?;
+    // Fixed addresses (the home bundle names them), revalidated like the pages; shown lazily, so
+    // they are no part of a page's first load.
+    std::fs::create_dir_all(dist.join("pictures"))?;
+    for (game, svg) in &manifest.pictures {
+        std::fs::write(dist.join("pictures").join(format!("{game}.svg")), svg)?;
+        eprintln!("xtask: pictures/{game}.svg: {} bytes gzipped", gzip(svg.as_bytes())?.len());
+    }
     let mut report = budget::Report::default();
     let shown = |page: &Page| {
         let rooms_built = bundles.keys().any(|name| name.ends_with("-room"));

@@ -15,7 +15,7 @@ use tabula_core::{Game, Seat};
 use crate::browser;
 use crate::catalogue::Slug;
 use crate::i18n::I18n;
-use crate::play::{BoardProps, Canvas, GameUi, Record};
+use crate::play::{BoardProps, Pen, GameUi, Record};
 
 #[derive(Clone, Copy)]
 pub struct ChessUi;
@@ -94,19 +94,17 @@ impl GameUi for ChessUi {
         records::buttons(record).into_any()
     }
 
-    fn draw(canvas: &Canvas, game: &Chess) {
+    fn draw(pen: &impl Pen, game: &Chess) {
         let (files, ranks) = (game.variant().files(), game.variant().ranks());
-        let step = canvas.size / files.max(ranks) as f64;
+        let step = pen.size() / files.max(ranks) as f64;
         let pieces = board::placement(&game.fen(), files, ranks);
         for rank in 0..ranks {
             for file in 0..files {
                 let (x, y) = (file as f64 * step, (ranks - 1 - rank) as f64 * step);
                 let colour = if (file + rank) % 2 == 0 { "#b58863" } else { "#f0d9b5" };
-                canvas.rect(x, y, step, step, colour);
+                pen.rect(x, y, step, step, colour);
                 if let Some(piece) = pieces[rank * files + file] {
-                    let (fill, ring) = if piece.seat == Seat::One { ("#fafafa", "#222") } else { ("#222", "#fafafa") };
-                    canvas.disc(x + step / 2.0, y + step / 2.0, step * 0.38, fill);
-                    canvas.ring(x + step / 2.0, y + step / 2.0, step * 0.38, ring, 1.5);
+                    pen.piece(x, y, step, game.variant().figure(piece.letter), piece.seat);
                 }
             }
         }

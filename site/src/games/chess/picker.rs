@@ -12,6 +12,7 @@ use tabula_core::Game;
 use super::board::{figure_use, placement};
 use super::{custom, ChessUi};
 use crate::api::ApiError;
+use crate::browser::escape_html;
 use crate::i18n::{has, tr, use_i18n, I18n};
 use crate::play::GameUi;
 use gloo_timers::future::TimeoutFuture;
@@ -53,10 +54,6 @@ pub fn explained_letters(variant: &Variant, fen: &str) -> Vec<char> {
     letters
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
 /// A piece in a picture: its figure, or its letter in a disc.
 fn piece_html(variant: &Variant, letter: char, side: u8) -> String {
     match variant.figure(letter) {
@@ -86,13 +83,13 @@ fn grid_html(variant: &Variant, square: impl Fn(usize) -> (&'static str, String)
 fn card_html(i18n: I18n, game: &Chess, custom: Option<String>) -> String {
     let variant = game.variant();
     let name = variant.name.as_str();
-    let words = |id: &str| if has(id) { escape(&i18n.t(id)) } else { String::new() };
+    let words = |id: &str| if has(id) { escape_html(&i18n.t(id)) } else { String::new() };
     let description = match custom {
-        Some(description) => escape(&description),
+        Some(description) => escape_html(&description),
         None => words(&format!("chess-variant-{name}")),
     };
     let (files, ranks) = (variant.files(), variant.ranks());
-    let mut html = format!("<h2>{} · {files} × {ranks}</h2><p>{description}</p>", escape(name));
+    let mut html = format!("<h2>{} · {files} × {ranks}</h2><p>{description}</p>", escape_html(name));
     let start = placement(&game.fen(), files, ranks);
     html += &grid_html(variant, |sq| {
         ("", start[sq].map(|p| piece_html(variant, p.letter, p.seat.number())).unwrap_or_default())

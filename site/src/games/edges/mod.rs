@@ -11,7 +11,7 @@ use tabula_core::{Game, Seat};
 use crate::browser;
 use crate::catalogue::Slug;
 use crate::i18n::{tr, Arg, I18n};
-use crate::play::{BoardProps, Canvas, Diagram, GameUi};
+use crate::play::{BoardProps, Pen, Diagram, GameUi};
 
 #[derive(Clone, Copy)]
 pub struct EdgesUi;
@@ -164,16 +164,21 @@ impl GameUi for EdgesUi {
         }
     }
 
-    fn draw(canvas: &Canvas, game: &Edges) {
+    /// A few boxes closed: most moves place one edge.
+    fn picture_moves() -> usize {
+        60
+    }
+
+    fn draw(pen: &impl Pen, game: &Edges) {
         let torus = game.torus();
         let n = torus.side();
-        let margin = canvas.size * 0.04;
-        let pitch = (canvas.size - 2.0 * margin) / n as f64;
+        let margin = pen.size() * 0.04;
+        let pitch = (pen.size() - 2.0 * margin) / n as f64;
         let at = |i: usize| margin + pitch * i as f64;
-        canvas.rect(0.0, 0.0, canvas.size, canvas.size, PAPER);
+        pen.rect(0.0, 0.0, pen.size(), pen.size(), PAPER);
         for cell in 0..torus.cell_count() {
             if let Some(owner) = game.owner(cell) {
-                canvas.rect(at(cell % n), at(cell / n), pitch, pitch, CELL_COLOURS[owner.index()]);
+                pen.rect(at(cell % n), at(cell / n), pitch, pitch, CELL_COLOURS[owner.index()]);
             }
         }
         for edge in 0..torus.edge_count() {
@@ -196,7 +201,7 @@ impl GameUi for EdgesUi {
                 } else {
                     ((at(x) + pitch * 0.1, at(y)), (at(x) + pitch * 0.9, at(y)))
                 };
-                canvas.line(from, to, colour, width);
+                pen.line(from, to, colour, width);
             }
         }
     }

@@ -12,7 +12,7 @@ use tabula_core::{Game, Seat};
 use crate::browser;
 use crate::catalogue::Slug;
 use crate::i18n::{tr, Arg, I18n};
-use crate::play::{BoardProps, Canvas, Diagram, GameUi, Record};
+use crate::play::{BoardProps, Pen, Diagram, GameUi, Record};
 
 #[derive(Clone, Copy)]
 pub struct GoUi;
@@ -197,17 +197,17 @@ impl GameUi for GoUi {
         })
     }
 
-    fn draw(canvas: &Canvas, game: &Go) {
+    fn draw(pen: &impl Pen, game: &Go) {
         let size = game.config().size;
-        let step = canvas.size / (size as f64 + 1.0);
+        let step = pen.size() / (size as f64 + 1.0);
         let at = |i: usize| step * (i as f64 + 1.0);
-        canvas.rect(0.0, 0.0, canvas.size, canvas.size, "#dcb35c");
+        pen.rect(0.0, 0.0, pen.size(), pen.size(), "#dcb35c");
         for i in 0..size {
-            canvas.line((at(0), at(i)), (at(size - 1), at(i)), "#3b2a14", 1.5);
-            canvas.line((at(i), at(0)), (at(i), at(size - 1)), "#3b2a14", 1.5);
+            pen.line((at(0), at(i)), (at(size - 1), at(i)), "#3b2a14", 1.5);
+            pen.line((at(i), at(0)), (at(i), at(size - 1)), "#3b2a14", 1.5);
         }
         for (row, col) in board::star_points(size) {
-            canvas.disc(at(col), at(row), step * 0.1, "#3b2a14");
+            pen.disc(at(col), at(row), step * 0.1, "#3b2a14");
         }
         let board = game.board();
         for point in board.points() {
@@ -215,10 +215,10 @@ impl GameUi for GoUi {
             let colour = board.colour(point);
             if colour != EMPTY {
                 let fill = if colour == BLACK { "#111" } else { "#f4f4f4" };
-                canvas.disc(at(col), at(row), step * 0.47, fill);
-                canvas.ring(at(col), at(row), step * 0.47, "#111", 1.0);
+                pen.disc(at(col), at(row), step * 0.47, fill);
+                pen.ring(at(col), at(row), step * 0.47, "#111", 1.0);
                 if game.is_dead(point) {
-                    canvas.line(
+                    pen.line(
                         (at(col) - step / 4.0, at(row) - step / 4.0),
                         (at(col) + step / 4.0, at(row) + step / 4.0),
                         "#d33",
@@ -255,6 +255,15 @@ impl GameUi for GoUi {
         let width = browser::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).unwrap_or(1024.0);
         let board = width.min(600.0) - 48.0;
         board / (game.config().size as f64 + 1.0) < 28.0
+    }
+
+    /// A 9x9 board: its stones are big enough to read at the home's size.
+    fn picture_config() -> serde_json::Value {
+        serde_json::json!({ "size": 9 })
+    }
+
+    fn picture_moves() -> usize {
+        40
     }
 }
 

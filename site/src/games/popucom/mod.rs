@@ -9,7 +9,7 @@ use tabula_core::{Game, Seat};
 
 use crate::catalogue::Slug;
 use crate::i18n::I18n;
-use crate::play::{BoardProps, Canvas, Diagram, GameUi};
+use crate::play::{BoardProps, Pen, Diagram, GameUi};
 
 #[derive(Clone, Copy)]
 pub struct PopucomUi;
@@ -75,11 +75,16 @@ impl GameUi for PopucomUi {
         }
     }
 
-    fn draw(canvas: &Canvas, game: &Popucom) {
-        let cell = canvas.size / 9.0;
+    /// Far enough in for lines to have popped and territory to show.
+    fn picture_moves() -> usize {
+        40
+    }
+
+    fn draw(pen: &impl Pen, game: &Popucom) {
+        let cell = pen.size() / 9.0;
         for view in board::cell_views(game, None) {
             let (x, y) = (view.cell.col as f64 * cell, view.cell.row as f64 * cell);
-            canvas.rect(
+            pen.rect(
                 x + 1.0,
                 y + 1.0,
                 cell - 2.0,
@@ -87,7 +92,7 @@ impl GameUi for PopucomUi {
                 view.territory.map_or("#232a40", |s| LANDS[s.index()]),
             );
             if let Some(stone) = view.stone {
-                canvas.disc(x + cell / 2.0, y + cell / 2.0, cell * 0.36, COLOURS[stone.index()]);
+                pen.disc(x + cell / 2.0, y + cell / 2.0, cell * 0.36, COLOURS[stone.index()]);
             }
         }
     }

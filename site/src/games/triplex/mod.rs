@@ -35,6 +35,28 @@ pub fn clock(ms: u64) -> String {
     }
 }
 
+/// Draws `level` with its first `placed` pieces of the solution in place (the home's picture).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn draw(pen: &impl crate::play::Pen, level: &tabula_core::triplex::Level, placed: usize) {
+    // The families' colours, as `board.css` has them (`.tx-piece.family-<n>`).
+    const FAMILY_COLOURS: [&str; 3] = ["#3da9fc", "#ff8fa3", "#7bd88f"];
+    let cell = pen.size() / level.w.max(level.h) as f64;
+    let (left, top) = ((pen.size() - cell * level.w as f64) / 2.0, (pen.size() - cell * level.h as f64) / 2.0);
+    pen.rect(left, top, cell * level.w as f64, cell * level.h as f64, "#0c0f1a");
+    for (row, pieces) in level.solution.iter().enumerate() {
+        for (column, &piece) in pieces.iter().enumerate() {
+            let (x, y) = (left + column as f64 * cell, top + row as f64 * cell);
+            pen.rect(x + 0.5, y + 0.5, cell - 1.0, cell - 1.0, "#2a3150");
+            let colour = if usize::from(piece) < placed {
+                FAMILY_COLOURS[usize::from(level.pieces[usize::from(piece)] / 2 % 3)]
+            } else {
+                "#0c0f1a"
+            };
+            pen.rect(x + 2.0, y + 2.0, cell - 4.0, cell - 4.0, colour);
+        }
+    }
+}
+
 /// Sends the solves that wait in the browser, oldest first; stops at the first that finds no
 /// network or is told to wait (429, 408: it is tried again later). A solve the server refuses for
 /// good is dropped: it would never pass.
