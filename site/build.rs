@@ -62,7 +62,15 @@ fn shown_here(id: &str) -> bool {
     // The home and game pages' own words, which a room's bundle never shows.
     let page_only = ["tagline", "home-title", "coming-soon", "coming-soon-long", "pick-game", "continue-local"]
         .into_iter()
-        .chain(["continue-title", "play-local", "create-room", "join-room", "join-title"])
+        .chain([
+            "continue-title",
+            "play-local",
+            "create-room",
+            "join-room",
+            "join-title",
+            "card-picture",
+            "card-first-level",
+        ])
         .chain(["title-home", "description-home", "title-game", "title-local", "description-local", "title-not-found"])
         .any(|page| page == id);
     if page_only && !page_bundle {

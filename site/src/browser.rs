@@ -32,6 +32,13 @@ pub fn origin() -> String {
     window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
 }
 
+/// Replaces this page's address in the history: no new entry, no page load.
+pub fn replace_address(url: &str) {
+    if let Some(history) = window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
+}
+
 /// A full page load of `path` (another bundle serves it).
 pub fn load_page(path: &str) {
     if let Some(window) = window() {

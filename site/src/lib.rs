@@ -17,9 +17,9 @@ mod catalogue;
 pub mod games;
 mod i18n;
 mod pages;
-mod play;
 #[cfg(not(target_arch = "wasm32"))]
 mod pictures;
+mod play;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod prerender;
 mod route;

@@ -5,7 +5,9 @@
 //! request is kept while game, level and seed stay the same, so its search tree carries over from
 //! move to move. `{"id", "bench": {"playouts", "seed"}}` times POPUCOM playouts as the search
 //! plays them (`{"id", "playouts", "rewardSum", "ms"}`), for the WASM speed figure the browser test
-//! takes.
+//! takes. `{"id", "replay": {"game", "config", "moves"}}` answers the state and the legal moves after the
+//! moves (`{"id", "state", "legal"}`): the browser test that holds the engine in WASM to the native
+//! one, bit for bit (`cli/tests/e2e/targets.rs`).
 
 use std::cell::RefCell;
 
@@ -35,6 +37,28 @@ struct Bench {
     seed: u64,
 }
 
+#[derive(serde::Deserialize)]
+struct ReplayMessage {
+    id: u64,
+    replay: Replay,
+}
+
+#[derive(serde::Deserialize)]
+struct Replay {
+    game: GameKind,
+    #[serde(default)]
+    config: Value,
+    moves: Vec<Value>,
+}
+
+/// The state and the legal moves after the moves, or why a move or the config was refused.
+fn replay(replay: &Replay) -> Value {
+    match replay.game.replay(&replay.config, &replay.moves) {
+        Ok(game) => json!({"state": game.state(), "legal": game.legal_moves()}),
+        Err(error) => error_reply("bad_replay", &error.to_string()),
+    }
+}
+
 thread_local! {
     static PLAYER: RefCell<Option<((GameKind, u8, u64), AnyPlayer)>> = const { RefCell::new(None) };
 }
@@ -48,6 +72,11 @@ pub fn answer(message: &str) -> String {
         let sum = tabula_core::ai::playout_reward_sum(&game, bench.playouts, bench.seed);
         let ms = js_sys::Date::now() - start;
         return json!({"id": id, "playouts": bench.playouts, "rewardSum": sum, "ms": ms}).to_string();
+    }
+    if let Ok(ReplayMessage { id, replay: request }) = serde_json::from_str::<ReplayMessage>(message) {
+        let mut reply = replay(&request);
+        reply["id"] = json!(id);
+        return reply.to_string();
     }
     let (id, mut reply) = match serde_json::from_str::<Message>(message) {
         Err(error) => (Value::Null, error_reply("bad_request", &error.to_string())),

@@ -15,6 +15,7 @@ mod live;
 mod lobby;
 mod realtime;
 mod site;
+mod targets;
 mod triplex;
 
 use std::time::{Duration, Instant};

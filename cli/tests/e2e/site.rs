@@ -83,7 +83,8 @@ async fn the_home_shows_each_game_s_picture_and_its_shortest_ways_in() {
     }
     // Lazy pictures load as they come near the viewport: scroll to the end.
     js(&client, "window.scrollTo(0, document.body.scrollHeight); return true").await;
-    let all_loaded = "return [...document.querySelectorAll('.game-card img')].every((i) => i.complete && i.naturalWidth > 0)";
+    let all_loaded =
+        "return [...document.querySelectorAll('.game-card img')].every((i) => i.complete && i.naturalWidth > 0)";
     wait_until(&client, all_loaded, 10, "every card's picture").await;
     let cards = js(&client, CARDS).await;
     let cards = cards.as_array().expect("a list of cards");
@@ -99,7 +100,7 @@ async fn the_home_shows_each_game_s_picture_and_its_shortest_ways_in() {
         let ways: Vec<&str> = card["ways"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
         let expected = match game {
             "triplex" => vec!["/triplex/1".to_owned()],
-            _ => vec![format!("/{game}/local?computer=2&side=1"), format!("/{game}/local")],
+            _ => vec![format!("/{game}/local?computer=2&side=1"), format!("/{game}?quick"), format!("/{game}/local")],
         };
         assert_eq!(ways, expected, "{game}'s ways in");
     }
@@ -114,6 +115,25 @@ async fn the_home_shows_each_game_s_picture_and_its_shortest_ways_in() {
     let local = "return location.pathname === '/edges/local' && !document.getElementById('computer-line') \
                  && !!document.getElementById('edge-0')";
     wait_until(&client, local, 15, "Edges & Blocks for two").await;
+    client.goto(&server.base).await.unwrap();
+    wait_for_app(&client).await;
+    // Quick play: a seat in a room of the game (a new public one: nobody waits), and going back
+    // leads to the game's page without starting another.
+    click(&client, "#popucom-quick").await;
+    let seated = "return location.pathname.startsWith('/room/') && !!document.querySelector('.board') \
+                  && !document.getElementById('take-seat-1')";
+    wait_until(&client, seated, 15, "a seat by quick play").await;
+    let room = js(&client, "return location.pathname").await;
+    client.back().await.unwrap();
+    wait_until(
+        &client,
+        "return location.pathname + location.search === '/popucom' && !!document.getElementById('quick-play')",
+        15,
+        "back on the game's page",
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(js(&client, "return location.pathname").await, "/popucom", "no second quick play (was in {room})");
     client.goto(&server.base).await.unwrap();
     wait_for_app(&client).await;
     click(&client, "#triplex-first").await;

@@ -196,10 +196,23 @@ impl ChessSearcher {
     }
 }
 
-/// A score in centipawns as the chance of winning (0 to 1), as players read an evaluation.
+/// A score in centipawns as the chance of winning (0 to 1), as players read an evaluation:
+/// `1 / (1 + 10^(-cp / 400))`. The power is taken by squaring, multiplications only, so it is the
+/// same on every target (the maths library's `powf` differs in the last bit on wasm32).
 fn expected_score(centipawns: i32) -> f32 {
-    let x = centipawns.clamp(-2000, 2000) as f32 / 400.0;
-    1.0 / (1.0 + 10f32.powf(-x))
+    /// 10^(1/400).
+    const STEP: f64 = 1.005_773_063_001_738_2;
+    let centipawns = centipawns.clamp(-2000, 2000);
+    let (mut power, mut base, mut exponent) = (1.0f64, STEP, centipawns.unsigned_abs());
+    while exponent > 0 {
+        if exponent & 1 == 1 {
+            power *= base;
+        }
+        base *= base;
+        exponent >>= 1;
+    }
+    let ten_to_minus_x = if centipawns >= 0 { 1.0 / power } else { power };
+    (1.0 / (1.0 + ten_to_minus_x)) as f32
 }
 
 impl<'a> Search<'a> {
@@ -349,6 +362,17 @@ mod tests {
 
     fn best(fen: &str, level: ChessLevel) -> String {
         ChessSearcher::new(level, 1).choose(&game(fen)).unwrap().mv.0
+    }
+
+    #[test]
+    fn the_evaluation_reads_as_the_logistic_chance_of_winning() {
+        for centipawns in (-2100..=2100).step_by(7) {
+            let x = f64::from(centipawns.clamp(-2000, 2000)) / 400.0;
+            let library = 1.0 / (1.0 + 10f64.powf(-x));
+            let ours = f64::from(expected_score(centipawns));
+            assert!((ours - library).abs() < 1e-6, "{centipawns}: {ours} against {library}");
+        }
+        assert_eq!(expected_score(0), 0.5);
     }
 
     #[test]

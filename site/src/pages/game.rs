@@ -154,7 +154,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         });
     };
     // A seat beside a player waiting with the same options, or a public room to wait in.
-    let quick_play = move |_| {
+    let quick_play = move || {
         let Some(config) = room_config() else { return };
         busy.set(true);
         spawn_local(async move {
@@ -172,6 +172,12 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
             busy.set(false);
         });
     };
+    // `/<game>?quick` (a home card's "Quick play"): straight into quick play. The address drops
+    // `quick` first, so coming back from the room does not start another.
+    if browser::query().split('&').any(|part| part == "quick") {
+        browser::replace_address(&Route::Game(slug).path());
+        quick_play();
+    }
     let fields = slug.options().iter().map(|option| option_field(i18n, option, values)).collect_view();
     view! {
         <div class="play-panel">
@@ -203,7 +209,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                     {tr("create-room")}
                 </button>
                 <button class="button" id="quick-play" aria-describedby="quick-play-help"
-                    disabled=move || refused.get().is_some() || busy.get() on:click=quick_play>
+                    disabled=move || refused.get().is_some() || busy.get() on:click=move |_| quick_play()>
                     {tr("quick-play")}
                 </button>
                 {saved.then(|| view! {

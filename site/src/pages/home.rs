@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 
 use crate::api::{self, ApiError};
-use crate::catalogue::Slug;
 use crate::browser::escape_html;
+use crate::catalogue::Slug;
 use crate::i18n::{tr, use_i18n, I18n};
 use crate::route::{use_router, valid_room_code, Link, Route};
 use crate::storage;
@@ -49,7 +49,8 @@ pub fn JoinByCode() -> impl IntoView {
 }
 
 /// The shortest ways into a game from its card, as (id, address, message, class): straight to a
-/// board (the local screen continues a saved game with the same opponent), or Triplex's first level.
+/// board (the local screen continues a saved game with the same opponent), quick play with the
+/// default options (the game's page starts it), or Triplex's first level.
 fn ways_in(slug: Slug) -> Vec<(String, String, &'static str, &'static str)> {
     let id = |way: &str| format!("{}-{way}", slug.name());
     // Every game's own address; `/triplex/<n>` is a level (its route is in the Triplex bundle only).
@@ -59,7 +60,11 @@ fn ways_in(slug: Slug) -> Vec<(String, String, &'static str, &'static str)> {
     }
     let local = Route::Local(slug).path();
     let computer = format!("{local}?{}", storage::Opponent::query(2, 1));
-    vec![(id("computer"), computer, "play-computer", "button primary"), (id("local"), local, "play-local", "button")]
+    vec![
+        (id("computer"), computer, "play-computer", "button primary"),
+        (id("quick"), format!("{page}?quick"), "quick-play", "button"),
+        (id("local"), local, "play-local", "button"),
+    ]
 }
 
 /// The game cards, as HTML: the picture (lazy, sized, with its text alternative), title and pitch

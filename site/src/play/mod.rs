@@ -16,6 +16,8 @@ mod picture;
 mod push;
 #[cfg(feature = "room-screen")]
 mod room;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod svg;
 
 use leptos::prelude::*;
 use tabula_core::{Game, Seat};
@@ -103,7 +105,7 @@ pub trait GameUi: Copy + Send + Sync + 'static {
         false
     }
 
-    /// The home's picture of the game (`crate::pictures`): the options of the game drawn, and how
+    /// The home's picture of the game (`site/src/pictures.rs`): the options of the game drawn, and how
     /// many moves into it.
     fn picture_config() -> serde_json::Value {
         serde_json::json!({})
@@ -214,7 +216,7 @@ impl<U: GameUi> Screens for ScreensOf<U> {
 
     #[cfg(not(target_arch = "wasm32"))]
     fn picture(&self) -> String {
-        crate::pictures::picture::<U>()
+        svg::picture::<U>()
     }
 }
 

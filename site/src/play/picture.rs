@@ -1,6 +1,6 @@
 //! "Save picture": a PNG of the position with the players' names and figures. The screen draws the
 //! frame; each game draws its board into the square below it through a [`Pen`], which the home's
-//! pictures (`crate::pictures`, at build time) also draw with.
+//! pictures (`site/src/pictures.rs`, at build time) also draw with.
 
 use leptos::prelude::*;
 use tabula_core::Seat;

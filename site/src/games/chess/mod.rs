@@ -15,7 +15,7 @@ use tabula_core::{Game, Seat};
 use crate::browser;
 use crate::catalogue::Slug;
 use crate::i18n::I18n;
-use crate::play::{BoardProps, Pen, GameUi, Record};
+use crate::play::{BoardProps, GameUi, Pen, Record};
 
 #[derive(Clone, Copy)]
 pub struct ChessUi;

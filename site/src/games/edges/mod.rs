@@ -11,7 +11,7 @@ use tabula_core::{Game, Seat};
 use crate::browser;
 use crate::catalogue::Slug;
 use crate::i18n::{tr, Arg, I18n};
-use crate::play::{BoardProps, Pen, Diagram, GameUi};
+use crate::play::{BoardProps, Diagram, GameUi, Pen};
 
 #[derive(Clone, Copy)]
 pub struct EdgesUi;

@@ -9,7 +9,7 @@ use tabula_core::{Game, Seat};
 
 use crate::catalogue::Slug;
 use crate::i18n::I18n;
-use crate::play::{BoardProps, Pen, Diagram, GameUi};
+use crate::play::{BoardProps, Diagram, GameUi, Pen};
 
 #[derive(Clone, Copy)]
 pub struct PopucomUi;
@@ -84,13 +84,7 @@ impl GameUi for PopucomUi {
         let cell = pen.size() / 9.0;
         for view in board::cell_views(game, None) {
             let (x, y) = (view.cell.col as f64 * cell, view.cell.row as f64 * cell);
-            pen.rect(
-                x + 1.0,
-                y + 1.0,
-                cell - 2.0,
-                cell - 2.0,
-                view.territory.map_or("#232a40", |s| LANDS[s.index()]),
-            );
+            pen.rect(x + 1.0, y + 1.0, cell - 2.0, cell - 2.0, view.territory.map_or("#232a40", |s| LANDS[s.index()]));
             if let Some(stone) = view.stone {
                 pen.disc(x + cell / 2.0, y + cell / 2.0, cell * 0.36, COLOURS[stone.index()]);
             }
