@@ -34,7 +34,7 @@ fn figure_drawings() -> String {
 }
 
 /// A coordinate with at most one decimal: the pictures are small, and so are their files.
-fn n(value: f64) -> String {
+fn number(value: f64) -> String {
     let text = format!("{value:.1}");
     text.strip_suffix(".0").map(str::to_owned).unwrap_or(text)
 }
@@ -50,7 +50,7 @@ impl Svg {
 
     /// The document. Its words are the page's: the `<img>` showing it has the `alt` text.
     pub fn finish(self) -> String {
-        let side = n(self.side);
+        let side = number(self.side);
         let figures = if self.figures.get() { figure_drawings() } else { String::new() };
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {side} {side}\" width=\"{side}\" \
@@ -68,35 +68,40 @@ impl Pen for Svg {
     fn rect(&self, x: f64, y: f64, w: f64, h: f64, colour: &str) {
         self.push(format_args!(
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\"/>",
-            n(x),
-            n(y),
-            n(w),
-            n(h)
+            number(x),
+            number(y),
+            number(w),
+            number(h)
         ));
     }
 
     fn disc(&self, x: f64, y: f64, radius: f64, colour: &str) {
-        self.push(format_args!("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{colour}\"/>", n(x), n(y), n(radius)));
+        self.push(format_args!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{colour}\"/>",
+            number(x),
+            number(y),
+            number(radius)
+        ));
     }
 
     fn ring(&self, x: f64, y: f64, radius: f64, colour: &str, width: f64) {
         self.push(format_args!(
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
-            n(x),
-            n(y),
-            n(radius),
-            n(width)
+            number(x),
+            number(y),
+            number(radius),
+            number(width)
         ));
     }
 
     fn line(&self, from: (f64, f64), to: (f64, f64), colour: &str, width: f64) {
         self.push(format_args!(
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
-            n(from.0),
-            n(from.1),
-            n(to.0),
-            n(to.1),
-            n(width)
+            number(from.0),
+            number(from.1),
+            number(to.0),
+            number(to.1),
+            number(width)
         ));
     }
 
@@ -108,10 +113,10 @@ impl Pen for Svg {
         self.push(format_args!(
             "<use href=\"#{figure}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"{line}\" \
              stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\" style=\"--line:{line}\"/>",
-            n(x + side * 0.04),
-            n(y + side * 0.04),
-            n(side * 0.92),
-            n(side * 0.92)
+            number(x + side * 0.04),
+            number(y + side * 0.04),
+            number(side * 0.92),
+            number(side * 0.92)
         ));
     }
 }
