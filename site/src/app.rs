@@ -66,9 +66,9 @@ pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
         Route::NotFound => view! { <NotFound /> }.into_any(),
         #[cfg(feature = "home-pages")]
         Route::Lobby => view! { <crate::pages::lobby::LobbyPage /> }.into_any(),
-        #[cfg(feature = "triplex")]
+        #[cfg(feature = "triplex-select")]
         Route::Game(Slug::Triplex) => view! { <crate::games::triplex::TriplexPage /> }.into_any(),
-        #[cfg(feature = "triplex")]
+        #[cfg(feature = "triplex-play")]
         Route::TriplexLevel(number) => view! { <crate::games::triplex::TriplexLevel number=number /> }.into_any(),
         Route::Game(slug) if cfg!(feature = "home-pages") || cfg!(feature = "game-page") && screens(slug).is_some() => {
             view! { <GamePage slug=slug /> }.into_any()

@@ -84,8 +84,8 @@ pub struct Bundle {
 
 /// The bundles: `home` (every page without a game engine), then for each game with rooms its page
 /// (`go-page`: options, rules pictures, a new room), its local game (`go`) and its rooms (`go-room`,
-/// which the room page's loader picks), and `triplex` (the puzzle's pages). Moving between them is
-/// a page load.
+/// which the room page's loader picks), and the puzzle's `triplex-page` (the level select) and
+/// `triplex` (a level). Moving between them is a page load.
 pub fn bundles() -> Vec<Bundle> {
     let mut bundles = vec![Bundle { name: "home".into(), features: vec!["home-pages"] }];
     for slug in Slug::ALL.into_iter().filter(|s| s.has_rooms()) {
@@ -94,7 +94,8 @@ pub fn bundles() -> Vec<Bundle> {
         bundles.push(Bundle { name: game.into(), features: vec![game, "local-screen"] });
         bundles.push(Bundle { name: format!("{game}-room"), features: vec![game, "room-screen"] });
     }
-    bundles.push(Bundle { name: "triplex".into(), features: vec!["triplex"] });
+    bundles.push(Bundle { name: "triplex-page".into(), features: vec!["triplex-select"] });
+    bundles.push(Bundle { name: "triplex".into(), features: vec!["triplex-play"] });
     // The computer player, run by local games in a Web Worker; no page starts it.
     bundles.push(Bundle { name: AI_BUNDLE.into(), features: vec!["ai-worker"] });
     bundles
@@ -109,7 +110,8 @@ pub fn pages() -> Vec<Page> {
         let noindex = matches!(route, Route::Room(_));
         let bundle_name = match (&route, bundle) {
             (Route::Room(_), _) => "loader".to_owned(),
-            (Route::Game(Slug::Triplex) | Route::TriplexLevel(_), _) => "triplex".to_owned(),
+            (Route::Game(Slug::Triplex), _) => "triplex-page".to_owned(),
+            (Route::TriplexLevel(_), _) => "triplex".to_owned(),
             (Route::Game(_), Some(slug)) => format!("{}-page", slug.name()),
             (_, Some(slug)) => slug.name().to_owned(),
             (_, None) => "home".to_owned(),

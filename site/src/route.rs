@@ -107,9 +107,9 @@ impl Router {
         // unless the caller knows the game.
         match *route {
             Route::Home | Route::NotFound | Route::Lobby => cfg!(feature = "home-pages"),
-            Route::Game(Slug::Triplex) => cfg!(feature = "triplex"),
+            Route::Game(Slug::Triplex) => cfg!(feature = "triplex-select"),
             #[cfg(feature = "triplex")]
-            Route::TriplexLevel(_) => true,
+            Route::TriplexLevel(_) => cfg!(feature = "triplex-play"),
             Route::Game(slug) => cfg!(feature = "game-page") && slug.screens_built(),
             Route::Local(slug) => cfg!(feature = "local-screen") && slug.screens_built(),
             Route::Room(_) => cfg!(feature = "room-screen") && room_game.is_some_and(|slug| slug.screens_built()),

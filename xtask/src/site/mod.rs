@@ -23,7 +23,7 @@ use bundle::{build_bundle, AI_BUNDLE};
 use compress::{gzip, precompress};
 use css::check_css;
 use pages::{
-    ai_worker, known_public_url, page_html, service_worker, start_script, write_crawler_files, OFFLINE_BUNDLE,
+    ai_worker, known_public_url, page_html, service_worker, start_script, write_crawler_files, OFFLINE_BUNDLES,
 };
 
 pub fn dist_dir() -> PathBuf {
@@ -280,11 +280,13 @@ pub fn build_site() -> Result<()> {
         report.page(page, &html, &start.bytes, &bundles)?;
     }
     report.bundles(&bundles);
-    if let Some(bundle) = bundles.get(OFFLINE_BUNDLE) {
+    // The puzzle's pages work offline: each offline bundle with its pages' start script.
+    let offline: Vec<(&Bundle, String)> =
+        OFFLINE_BUNDLES.iter().filter_map(|name| Some((bundles.get(*name)?, starts.get(*name)?.url()))).collect();
+    if offline.len() == OFFLINE_BUNDLES.len() {
         let pages =
             [std::fs::read(dist.join("triplex.html"))?, std::fs::read(dist.join("triplex/level.html"))?].concat();
-        let start = starts.get(OFFLINE_BUNDLE).map(Asset::url).context("no Triplex page")?;
-        std::fs::write(dist.join("sw.js"), service_worker(bundle, &start, &locale_files, &pages)?)?;
+        std::fs::write(dist.join("sw.js"), service_worker(&offline, &locale_files, &pages)?)?;
     }
     write_crawler_files(&dist, &manifest.pages)?;
     // Vercel compresses what it serves; the copies are for `tabula serve`.

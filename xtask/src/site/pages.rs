@@ -41,7 +41,7 @@ fn escape(text: &str) -> String {
 /// the bundle of the room's game (`scripts/room-loader.js`).
 pub fn start_script(bundle: &str, bundles: &BTreeMap<String, Bundle>, globals: &str) -> Result<String> {
     let mut script = format!("{CRASH_NOTICE}\n{globals}\n");
-    if bundle == OFFLINE_BUNDLE {
+    if OFFLINE_BUNDLES.contains(&bundle) {
         script += REGISTER_SERVICE_WORKER;
     }
     if bundle != "loader" {
@@ -118,15 +118,18 @@ pub fn page_html(
     ))
 }
 
-/// The bundle whose pages work offline once visited (the puzzle needs no server to be played).
-pub const OFFLINE_BUNDLE: &str = "triplex";
+/// The bundles whose pages work offline once visited (the puzzle needs no server to be played): its
+/// level select's and its levels'.
+pub const OFFLINE_BUNDLES: [&str; 2] = ["triplex-page", "triplex"];
 
-/// The service worker of the Triplex pages (`scripts/service-worker.js`): the URLs it keeps (`start`
-/// is the pages' start script), and a cache name that changes with them and with the pages' own
-/// text (a build that changes only a page replaces the cache).
-pub fn service_worker(bundle: &Bundle, start: &str, locale_files: &[String], pages: &[u8]) -> Result<String> {
+/// The service worker of the Triplex pages (`scripts/service-worker.js`): the URLs it keeps (each
+/// offline bundle and its pages' start script), and a cache name that changes with them and with
+/// the pages' own text (a build that changes only a page replaces the cache).
+pub fn service_worker(bundles: &[(&Bundle, String)], locale_files: &[String], pages: &[u8]) -> Result<String> {
     let mut urls = vec!["/triplex".to_owned(), "/triplex/level".to_owned(), "/favicon.svg".to_owned()];
-    urls.extend([start.to_owned(), bundle.js.clone(), bundle.wasm.clone()]);
+    for (bundle, start) in bundles {
+        urls.extend([start.clone(), bundle.js.clone(), bundle.wasm.clone()]);
+    }
     urls.extend(locale_files.iter().map(|name| format!("/assets/{name}")));
     let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
     let cache = hashed("tabula-triplex", "v", &[list.join(",").as_bytes(), pages].concat());
@@ -201,7 +204,8 @@ mod tests {
         assert!(filled("const a = 1;", &[("TABULA_X", "1")]).is_err(), "a placeholder the script lacks");
         let bundle = Bundle { js: "/assets/home.js".into(), wasm: "/assets/home.wasm".into(), gzipped: 1 };
         let worker =
-            service_worker(&bundle, "/assets/start-triplex.js", &["locale-fr.json".into()], b"<html>").unwrap();
+            service_worker(&[(&bundle, "/assets/start-triplex.js".into())], &["locale-fr.json".into()], b"<html>")
+                .unwrap();
         assert!(worker.contains("/assets/locale-fr.json") && !worker.contains("TABULA_"), "{worker}");
         assert!(worker.contains("/assets/start-triplex.js"), "the start script works offline too: {worker}");
         let ai = ai_worker(&bundle).unwrap();

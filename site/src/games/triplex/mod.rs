@@ -1,10 +1,12 @@
 //! Triplex, the one-player puzzle: the level select at `/triplex` (levels by size, locked, open or
 //! solved; codes; progress export and import) and each level's play at `/triplex/<n>`
-//! (`play.rs`). Its own bundle: no rooms, and it plays offline once visited (the service worker
-//! `xtask` writes). Solves made offline wait in the browser until the records take them.
+//! (`play.rs`). A bundle each (`triplex-page`, `triplex`: the select does not carry the play, nor
+//! the play the select); no rooms, and both play offline once visited (the service worker `xtask`
+//! writes). Solves made offline wait in the browser until the records take them.
 
 pub mod levels;
 mod placement;
+#[cfg(feature = "triplex-play")]
 mod play;
 pub mod progress;
 
@@ -14,6 +16,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+#[cfg(feature = "triplex-play")]
 pub use play::TriplexLevel;
 use progress::{LevelState, Progress};
 
@@ -96,6 +99,7 @@ fn keep_sending_pending() {
     });
 }
 
+#[cfg(feature = "triplex-select")]
 fn level_link(number: usize, state: LevelState) -> AnyView {
     let router = use_router();
     let i18n = use_i18n();
@@ -126,6 +130,7 @@ fn level_link(number: usize, state: LevelState) -> AnyView {
 }
 
 /// The level select: every size, each level locked, open or solved; codes; progress in and out.
+#[cfg(feature = "triplex-select")]
 #[component]
 pub fn TriplexPage() -> impl IntoView {
     let i18n = use_i18n();
