@@ -51,7 +51,8 @@ fn shown_here(id: &str) -> bool {
     let local_only = id.starts_with("pgn-") && id != "pgn-download";
     let local_screen = feature("LOCAL_SCREEN");
     // Bundles that show pages (not only rooms): Triplex's pages are all of its bundle.
-    let page_bundle = local_screen || feature("GAME_PAGE") || feature("HOME_PAGES") || feature("TRIPLEX");
+    let page_bundle =
+        local_screen || feature("GAME_PAGE") || feature("HOME_PAGES") || feature("LOBBY_PAGE") || feature("TRIPLEX");
     if (game_page || local_only) && !page_bundle {
         return false;
     }
@@ -76,11 +77,11 @@ fn shown_here(id: &str) -> bool {
     if page_only && !page_bundle {
         return false;
     }
-    // The lobby and quick play: the home and game pages only.
+    // The lobby and quick play: the home, the lobby and game pages only.
     let lobby =
         ["lobby-", "quick-play", "public-room", "title-lobby", "description-lobby"].iter().any(|p| id.starts_with(p))
             && id != "lobby-watching";
-    if lobby && !(feature("HOME_PAGES") || feature("GAME_PAGE")) {
+    if lobby && !(feature("HOME_PAGES") || feature("LOBBY_PAGE") || feature("GAME_PAGE")) {
         return false;
     }
     // Refusals and labels named without their game's prefix, shown only by the games that use them.
@@ -92,11 +93,11 @@ fn shown_here(id: &str) -> bool {
         _ if id.starts_with("cell-") => return feature("POPUCOM"),
         _ => {}
     }
-    // A game's options and their choices' words: also in the home bundle, whose lobby names the
+    // A game's options and their choices' words: also in the lobby's bundle, which names the
     // options of every game's public rooms.
     let option_words =
         id.contains("-option-") || id.starts_with("go-handicap-") || ["go-ko-psk", "go-ko-simple"].contains(&id);
-    if option_words && feature("HOME_PAGES") {
+    if option_words && feature("LOBBY_PAGE") {
         return true;
     }
     // Triplex's page titles: only its own bundle shows its pages.

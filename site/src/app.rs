@@ -64,13 +64,13 @@ pub fn App(route: Route, bundle: Option<Slug>) -> impl IntoView {
         Route::Home => view! { <Home /> }.into_any(),
         #[cfg(feature = "home-pages")]
         Route::NotFound => view! { <NotFound /> }.into_any(),
-        #[cfg(feature = "home-pages")]
+        #[cfg(feature = "lobby-page")]
         Route::Lobby => view! { <crate::pages::lobby::LobbyPage /> }.into_any(),
         #[cfg(feature = "triplex-select")]
         Route::Game(Slug::Triplex) => view! { <crate::games::triplex::TriplexPage /> }.into_any(),
         #[cfg(feature = "triplex-play")]
         Route::TriplexLevel(number) => view! { <crate::games::triplex::TriplexLevel number=number /> }.into_any(),
-        Route::Game(slug) if cfg!(feature = "home-pages") || cfg!(feature = "game-page") && screens(slug).is_some() => {
+        Route::Game(slug) if cfg!(feature = "game-page") && screens(slug).is_some() => {
             view! { <GamePage slug=slug /> }.into_any()
         }
         Route::Local(slug) => screens(slug).map(|s| s.local()).unwrap_or_else(|| ().into_any()),

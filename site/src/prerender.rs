@@ -82,12 +82,15 @@ pub struct Bundle {
     pub features: Vec<&'static str>,
 }
 
-/// The bundles: `home` (every page without a game engine), then for each game with rooms its page
+/// The bundles: `home` (the home, "not found", a room of a game it cannot tell), `lobby`, then for each game with rooms its page
 /// (`go-page`: options, rules pictures, a new room), its local game (`go`) and its rooms (`go-room`,
 /// which the room page's loader picks), and the puzzle's `triplex-page` (the level select) and
 /// `triplex` (a level). Moving between them is a page load.
 pub fn bundles() -> Vec<Bundle> {
-    let mut bundles = vec![Bundle { name: "home".into(), features: vec!["home-pages"] }];
+    let mut bundles = vec![
+        Bundle { name: "home".into(), features: vec!["home-pages"] },
+        Bundle { name: "lobby".into(), features: vec!["lobby-page"] },
+    ];
     for slug in Slug::ALL.into_iter().filter(|s| s.has_rooms()) {
         let game = slug.name();
         bundles.push(Bundle { name: format!("{game}-page"), features: vec![game, "game-page"] });
@@ -110,6 +113,7 @@ pub fn pages() -> Vec<Page> {
         let noindex = matches!(route, Route::Room(_));
         let bundle_name = match (&route, bundle) {
             (Route::Room(_), _) => "loader".to_owned(),
+            (Route::Lobby, _) => "lobby".to_owned(),
             (Route::Game(Slug::Triplex), _) => "triplex-page".to_owned(),
             (Route::TriplexLevel(_), _) => "triplex".to_owned(),
             (Route::Game(_), Some(slug)) => format!("{}-page", slug.name()),

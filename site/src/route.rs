@@ -106,7 +106,8 @@ impl Router {
         // A room's game is only known once the room is read, so rooms are opened by a page load
         // unless the caller knows the game.
         match *route {
-            Route::Home | Route::NotFound | Route::Lobby => cfg!(feature = "home-pages"),
+            Route::Home | Route::NotFound => cfg!(feature = "home-pages"),
+            Route::Lobby => cfg!(feature = "lobby-page"),
             Route::Game(Slug::Triplex) => cfg!(feature = "triplex-select"),
             #[cfg(feature = "triplex")]
             Route::TriplexLevel(_) => cfg!(feature = "triplex-play"),
