@@ -165,8 +165,9 @@ mod tests {
         assert!(find("triplex.html").body.contains("id=\"level-1\""), "Triplex's page lists its levels");
         assert_eq!(
             (find("triplex.html").bundle.as_str(), find("triplex/level.html").bundle.as_str()),
-            ("triplex", "triplex")
+            ("triplex-page", "triplex")
         );
+        assert_eq!((find("index.html").bundle.as_str(), find("lobby.html").bundle.as_str()), ("home", "lobby"));
         assert!(find("edges/local.html").body.contains("id=\"edge-127\""), "the local game shows its board");
         assert!(find("popucom/local.html").body.contains("id=\"cell-40\""), "the local game shows its board");
         assert_eq!(find("go/local.html").bundle, "go");
@@ -178,9 +179,10 @@ mod tests {
         let names: Vec<String> = bundles().into_iter().map(|b| b.name).collect();
         assert_eq!(
             names,
-            ["home", "popucom-page", "popucom", "popucom-room", "go-page", "go", "go-room"]
+            ["home", "lobby", "popucom-page", "popucom", "popucom-room", "go-page", "go", "go-room"]
                 .into_iter()
-                .chain(["edges-page", "edges", "edges-room", "chess-page", "chess", "chess-room", "triplex", "ai"])
+                .chain(["edges-page", "edges", "edges-room", "chess-page", "chess", "chess-room"])
+                .chain(["triplex-page", "triplex", "ai"])
                 .collect::<Vec<_>>()
         );
     }

@@ -22,6 +22,7 @@ mod faults;
 mod function;
 mod fuzz;
 mod go_and_chess;
+mod keys;
 mod lobby;
 mod presence;
 mod push;
