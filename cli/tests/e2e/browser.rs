@@ -158,16 +158,22 @@ pub async fn wait_for_app(client: &Client) {
     wait_until(client, "return document.documentElement.dataset.app === 'live'", 15, "the app to start").await;
 }
 
+/// Clicks the element `css` finds. One found in the pre-rendered page can be replaced by the live
+/// page's before the click lands (a "stale element reference"): it is found again.
 pub async fn click(client: &Client, css: &str) {
-    client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no {css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+    for attempt in 0..4 {
+        let element = client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        match element.click().await {
+            Ok(_) => return,
+            Err(e) if attempt < 3 && e.to_string().contains("stale element") => continue,
+            Err(e) => panic!("clicking {css}: {e}"),
+        }
+    }
 }
 
 pub async fn text(client: &Client, css: &str) -> String {

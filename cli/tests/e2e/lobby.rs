@@ -2,7 +2,7 @@
 //! quick play seats a player in a public room and a second player's quick play joins the same
 //! room; the lobby then lists that game to watch, and its link opens it.
 
-use crate::browser::{click, js, site_dist, wait_until, Driver};
+use crate::browser::{click, js, site_dist, wait_for_app, wait_until, Driver};
 use crate::common::Server;
 use crate::exclusive;
 
@@ -30,6 +30,8 @@ async fn quick_play_meets_in_one_room_that_the_lobby_lists() {
 
     // A room created public, with its creator seated, waits in the lobby.
     cy.goto(&format!("{}/edges", server.base)).await.unwrap();
+    // The live page's controls, not the pre-rendered ones (which do nothing).
+    wait_for_app(&cy).await;
     click(&cy, "#public-room").await;
     click(&cy, "#create-room").await;
     let public = room_of(&cy).await;
@@ -38,6 +40,7 @@ async fn quick_play_meets_in_one_room_that_the_lobby_lists() {
 
     // Quick play: Ann waits in a public room, Bo's quick play joins it.
     ann.goto(&format!("{}/go", server.base)).await.unwrap();
+    wait_for_app(&ann).await;
     click(&ann, "#quick-play").await;
     let room = room_of(&ann).await;
     assert_ne!(room, public);
