@@ -41,18 +41,24 @@ fn compile(tag: &str, source: &str) -> Vec<(String, String)> {
 /// Whether this build's bundle can show message `id`: a game's own messages (`go-...`) go only
 /// into bundles with that game's screens, and the pages of games without screens (their rules,
 /// shown by the home bundle) only into the home bundle. Native builds have every feature.
+fn feature(name: &str) -> bool {
+    std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some()
+}
+
+/// Whether the bundle shows pages, not only rooms (Triplex's pages are all of its bundle): the
+/// code reads it as `cfg(page_bundle)`.
+fn page_bundle() -> bool {
+    ["LOCAL_SCREEN", "GAME_PAGE", "HOME_PAGES", "LOBBY_PAGE", "TRIPLEX"].into_iter().any(feature)
+}
+
 fn shown_here(id: &str) -> bool {
-    let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
     // A game's page (rules, diagrams, options, pitch) is never shown by a room bundle.
     let game_page = ["-rules-", "-diagram-", "-option-", "-about"].iter().any(|part| id.contains(part))
         || id.starts_with("go-handicap-")
         || ["go-ko-psk", "go-ko-simple"].contains(&id);
     // Reading a PGN or FEN makes a local game: rooms only write PGN (and copy FEN).
     let local_only = id.starts_with("pgn-") && id != "pgn-download";
-    let local_screen = feature("LOCAL_SCREEN");
-    // Bundles that show pages (not only rooms): Triplex's pages are all of its bundle.
-    let page_bundle =
-        local_screen || feature("GAME_PAGE") || feature("HOME_PAGES") || feature("LOBBY_PAGE") || feature("TRIPLEX");
+    let page_bundle = page_bundle();
     if (game_page || local_only) && !page_bundle {
         return false;
     }
@@ -194,6 +200,10 @@ fn main() {
     // in a copy of the repository sharing the target directory (`cargo xtask vercel-build`):
     // absolute ones made each checkout's build find the other's stale.
     let root = Path::new("").to_path_buf();
+    println!("cargo::rustc-check-cfg=cfg(page_bundle)");
+    if page_bundle() {
+        println!("cargo::rustc-cfg=page_bundle");
+    }
     let out_dir = Path::new(&std::env::var("OUT_DIR").expect("cargo sets it")).to_path_buf();
     triplex_levels(&out_dir);
     for game in ["popucom", "go", "edges", "chess", "triplex"] {

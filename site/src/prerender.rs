@@ -82,10 +82,10 @@ pub struct Bundle {
     pub features: Vec<&'static str>,
 }
 
-/// The bundles: `home` (the home, "not found", a room of a game it cannot tell), `lobby`, then for each game with rooms its page
-/// (`go-page`: options, rules pictures, a new room), its local game (`go`) and its rooms (`go-room`,
-/// which the room page's loader picks), and the puzzle's `triplex-page` (the level select) and
-/// `triplex` (a level). Moving between them is a page load.
+/// The bundles: `home` (the home, "not found", a room of a game it cannot tell), `lobby`, then for
+/// each game with rooms its page (`go-page`: options, rules pictures, a new room), its local game
+/// (`go`) and its rooms (`go-room`, which the room page's loader picks), and the puzzle's
+/// `triplex-page` (the level select) and `triplex` (a level). Moving between them is a page load.
 pub fn bundles() -> Vec<Bundle> {
     let mut bundles = vec![
         Bundle { name: "home".into(), features: vec!["home-pages"] },

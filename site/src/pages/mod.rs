@@ -16,34 +16,16 @@ use crate::route::Route;
 pub fn head(i18n: I18n, route: &Route) -> (String, String) {
     match route {
         Route::Room(code) => (i18n.t_with("title-room", &[("code", code.clone().into())]), i18n.t("description-room")),
-        #[cfg(any(
-            feature = "home-pages",
-            feature = "lobby-page",
-            feature = "game-page",
-            feature = "local-screen",
-            feature = "triplex"
-        ))]
+        #[cfg(page_bundle)]
         _ => page_head(i18n, route),
         // A rooms-only bundle shows nothing else (other addresses load their own bundle), so it
-        // carries no other page's words (`build.rs`).
-        #[cfg(not(any(
-            feature = "home-pages",
-            feature = "lobby-page",
-            feature = "game-page",
-            feature = "local-screen",
-            feature = "triplex"
-        )))]
+        // carries no other page's words (`build.rs`, which sets `page_bundle`).
+        #[cfg(not(page_bundle))]
         _ => (i18n.t("app-title"), String::new()),
     }
 }
 
-#[cfg(any(
-    feature = "home-pages",
-    feature = "lobby-page",
-    feature = "game-page",
-    feature = "local-screen",
-    feature = "triplex"
-))]
+#[cfg(page_bundle)]
 fn page_head(i18n: I18n, route: &Route) -> (String, String) {
     let game = |slug: Slug| i18n.t(slug.title_id());
     match route {
