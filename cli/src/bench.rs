@@ -6,25 +6,21 @@ use std::time::{Duration, Instant};
 use anyhow::{ensure, Result};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use tabula_core::edges::{Edges, EdgesConfig};
-use tabula_core::fairy::{Chess, ChessConfig};
-use tabula_core::go::{Go, GoConfig};
-use tabula_core::popucom::Popucom;
 use tabula_core::{Game, GameKind, Seat, Status};
 
 /// Wins per seat and draws, so the playouts' results are used (and shown as a sanity check).
 #[derive(Default)]
-struct Tally {
-    playouts: u64,
-    wins: [u64; 2],
+pub struct Tally {
+    pub playouts: u64,
+    pub wins: [u64; 2],
     /// Playouts cut off before the game ended.
-    unfinished: u64,
+    pub unfinished: u64,
     /// Moves played in all playouts (counted where the playout reports them).
-    moves: u64,
+    pub moves: u64,
 }
 
 impl Tally {
-    fn record(&mut self, status: Status) {
+    pub fn record(&mut self, status: Status) {
         self.playouts += 1;
         match status.outcome() {
             None => self.unfinished += 1,
@@ -37,16 +33,8 @@ impl Tally {
     }
 }
 
-fn popucom_playout(rng: &mut SmallRng, tally: &mut Tally) {
-    let mut game = Popucom::default();
-    while let Some(cell) = game.random_move(rng) {
-        game.play_unchecked(&cell);
-    }
-    tally.record(game.status());
-}
-
 /// Uniform random legal moves through the common interface, to the end or `limit` moves.
-fn legal_playout<G: Game>(mut game: G, limit: u32, rng: &mut SmallRng, tally: &mut Tally) {
+pub fn legal_playout<G: Game>(mut game: G, limit: u32, rng: &mut SmallRng, tally: &mut Tally) {
     for _ in 0..limit {
         let legal = game.legal_moves();
         if legal.is_empty() {
@@ -58,35 +46,15 @@ fn legal_playout<G: Game>(mut game: G, limit: u32, rng: &mut SmallRng, tally: &m
     tally.record(game.status());
 }
 
-/// Edges & Blocks games need not end: like the reference vectors, a playout stops after 200 actions.
-fn edges_playout(rng: &mut SmallRng, tally: &mut Tally) {
-    legal_playout(Edges::new(EdgesConfig::default()).expect("the default config is valid"), 200, rng, tally);
-}
-
-/// Light Go playouts on an empty 9x9: random legal points that fill no own eye, simple ko, to two
-/// passes; scored by area (Tromp-Taylor) with the default komi.
-fn go_playout(rng: &mut SmallRng, tally: &mut Tally) {
-    let game = Go::new(GoConfig::default()).expect("the default config is valid");
-    let (board, moves) = game.playout(rng);
-    tally.moves += moves as u64;
-    tally.playouts += 1;
-    let score = tabula_core::go::tromp_taylor(&board, game.config().komi);
-    tally.wins[if score.black > score.white { 0 } else { 1 }] += 1;
-}
-
-/// Random legal moves of orthodox chess to the end (or 300 plies).
-fn chess_playout(rng: &mut SmallRng, tally: &mut Tally) {
-    legal_playout(Chess::new(ChessConfig::default()).expect("chess is built in"), 300, rng, tally);
-}
-
 pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
     ensure!(seconds > 0.0 && seconds.is_finite(), "--seconds must be a positive number");
     ensure!(rounds > 0, "--rounds must be at least 1");
-    let playout = match kind {
-        GameKind::Popucom => popucom_playout,
-        GameKind::Edges => edges_playout,
-        GameKind::Go => go_playout,
-        GameKind::Chess => chess_playout,
+    // Each game's playout is in its own module.
+    let playout: fn(&mut SmallRng, &mut Tally) = match kind {
+        GameKind::Popucom => crate::popucom::bench_playout,
+        GameKind::Edges => crate::edges::bench_playout,
+        GameKind::Go => crate::go::bench_playout,
+        GameKind::Chess => crate::fairy::bench_playout,
     };
     let round_time = Duration::from_secs_f64(seconds / rounds as f64);
     let mut rates = Vec::new();

@@ -3,15 +3,16 @@
 
 mod ai;
 mod bench;
+mod edges;
 mod fairy;
-mod gtp;
+mod go;
 mod headers;
 mod jsonl;
+mod popucom;
 mod replay;
 mod serve;
 mod site;
 mod triplex;
-mod uci;
 mod uci_engine;
 
 use std::process::ExitCode;
@@ -169,9 +170,9 @@ fn main() -> ExitCode {
                 KoArg::Psk => tabula_core::go::KoRule::Psk,
                 KoArg::Simple => tabula_core::go::KoRule::Simple,
             };
-            gtp::run(rule, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
+            go::gtp::run(rule, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
         }
-        Command::Uci { level } => uci::run(level, std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Uci { level } => fairy::uci::run(level, std::io::stdin().lock(), std::io::stdout().lock()),
         Command::Triplex { command: TriplexCommand::Levels { min_area, max_area, size } } => {
             let sizes = match size {
                 Some(board) => tabula_core::triplex::Sizes::One(board),

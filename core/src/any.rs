@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::ai::Playable;
 use crate::edges::Edges;
 use crate::fairy::Chess;
 use crate::game::{ConfigError, Game, Rejection, Seat, Status};
@@ -13,15 +14,38 @@ use crate::go::Go;
 use crate::kind::GameKind;
 use crate::popucom::Popucom;
 
+/// Something done with the engine of a game kind chosen at run time ([`GameKind::visit`]).
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Playable>(self) -> Self::Output;
+}
+
+/// Makes a game from its JSON config.
+struct NewGame<'a>(&'a Value);
+
+impl GameVisitor for NewGame<'_> {
+    type Output = Result<AnyGame, ConfigError>;
+
+    fn visit<G: Playable>(self) -> Self::Output {
+        AnyGame::new::<G>(self.0)
+    }
+}
+
 impl GameKind {
+    /// `visitor` with `self`'s engine type: the one place of `core/` that names every game's
+    /// engine (a new game is a line here and a folder of its own).
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            GameKind::Popucom => visitor.visit::<Popucom>(),
+            GameKind::Edges => visitor.visit::<Edges>(),
+            GameKind::Go => visitor.visit::<Go>(),
+            GameKind::Chess => visitor.visit::<Chess>(),
+        }
+    }
+
     /// A new game from a JSON config (`null` means the default config).
     pub fn new_game(self, config: &Value) -> Result<AnyGame, ConfigError> {
-        match self {
-            GameKind::Popucom => AnyGame::new::<Popucom>(config),
-            GameKind::Edges => AnyGame::new::<Edges>(config),
-            GameKind::Go => AnyGame::new::<Go>(config),
-            GameKind::Chess => AnyGame::new::<Chess>(config),
-        }
+        self.visit(NewGame(config))
     }
 
     /// Rebuilds a game from its JSON config and move list.

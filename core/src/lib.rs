@@ -45,6 +45,6 @@ pub mod popucom;
 pub mod triplex;
 
 #[cfg(feature = "all-games")]
-pub use any::{AnyGame, AnyReplayError, MoveError};
+pub use any::{AnyGame, AnyReplayError, GameVisitor, MoveError};
 pub use game::{BySeat, ConfigError, Game, Outcome, Rejection, ReplayError, ReplayFailure, Seat, Status};
 pub use kind::{GameKind, UnknownGame};

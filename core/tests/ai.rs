@@ -91,13 +91,7 @@ fn a_search_beats_random_moves_in_popucom_edges_and_go() {
 fn rave_beats_plain_uct_at_the_same_budget_in_popucom() {
     let mut points = 0.0;
     for game in 0..8u64 {
-        let rave = AnyPlayer::new(GameKind::Popucom, 5, game).unwrap();
-        let rave = match rave {
-            AnyPlayer::Popucom(_) => {
-                AnyPlayer::Popucom(Searcher::new(Level { playouts: 2_000, ..Level::of::<Popucom>(5) }, game))
-            }
-            _ => unreachable!(),
-        };
+        let rave = AnyPlayer::of(Searcher::<Popucom>::new(Level { playouts: 2_000, ..Level::of::<Popucom>(5) }, game));
         let plain = AnyPlayer::plain_uct(GameKind::Popucom, 2_000, game + 100).unwrap();
         let rave_seat = if game % 2 == 0 { 0 } else { 1 };
         let mut players = if rave_seat == 0 { [rave, plain] } else { [plain, rave] };

@@ -68,8 +68,7 @@ thread_local! {
 pub fn answer(message: &str) -> String {
     let start = js_sys::Date::now();
     if let Ok(BenchMessage { id, bench }) = serde_json::from_str::<BenchMessage>(message) {
-        let game = tabula_core::popucom::Popucom::default();
-        let sum = tabula_core::ai::playout_reward_sum(&game, bench.playouts, bench.seed);
+        let sum = AnyPlayer::playout_reward_sum(GameKind::Popucom, bench.playouts, bench.seed);
         let ms = js_sys::Date::now() - start;
         return json!({"id": id, "playouts": bench.playouts, "rewardSum": sum, "ms": ms}).to_string();
     }

@@ -32,7 +32,7 @@ fn compiled(packages: &[&str], tests: bool) -> BTreeSet<Node> {
         nodes.insert((format!("{name} {version}"), features));
     }
     assert!(
-        nodes.len() > 50,
+        nodes.len() > 20,
         "cargo tree showed {} crates for {packages:?}: is its output format still read right?",
         nodes.len()
     );

@@ -1,7 +1,8 @@
 //! The house rules that keep the code readable, checked so they stay true: every module says what
 //! it is in a `//!` line; the web app never depends on the API; and the top-level modules of the
 //! site and of the API import each other one way only (no circle), so each can be read, and
-//! changed, knowing only what sits below it.
+//! changed, knowing only what sits below it; and a game's engine is named only in its own folders
+//! and in the one registration of every game, so a game is a folder per crate plus a line.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -207,4 +208,89 @@ fn the_site_s_and_the_api_s_modules_import_each_other_one_way() {
             panic!("{root}: the modules {} import each other in a circle", found.join(" -> "));
         }
     }
+}
+
+/// Each game kind's engine type, the module of `tabula_core` it lives in, and the names of its
+/// folders and files in every crate (`core/src/fairy/`, `site/src/games/chess/`, `cli/src/go/`, ...).
+const GAME_ENGINES: &[(&str, &str, &[&str])] = &[
+    ("popucom", "Popucom", &["popucom"]),
+    ("go", "Go", &["go"]),
+    ("edges", "Edges", &["edges"]),
+    ("fairy", "Chess", &["fairy", "chess"]),
+];
+
+/// The one place that maps each game kind to its engine type (`GameKind::visit`): everything else
+/// reaches a game through it, or sits in the game's own folders.
+const GAME_REGISTRATION: &str = "core/src/any.rs";
+
+/// Whether `code` names `module::Engine` (also as `module::{.., Engine, ..}`).
+fn names_engine(code: &str, module: &str, engine: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let path = format!("{module}::");
+    let mut rest = code;
+    while let Some(at) = rest.find(&path) {
+        let before = rest[..at].chars().next_back();
+        let after = &rest[at + path.len()..];
+        rest = after;
+        if before.is_some_and(is_ident) {
+            continue;
+        }
+        let named = if let Some(list) = after.strip_prefix('{') {
+            let list = &list[..list.find('}').unwrap_or(list.len())];
+            list.split(|c: char| !is_ident(c)).any(|word| word == engine)
+        } else {
+            after.strip_prefix(engine).is_some_and(|tail| !tail.starts_with(is_ident))
+        };
+        if named {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn the_engine_name_finder_finds_names() {
+    assert!(names_engine("use tabula_core::go::Go;", "go", "Go"));
+    assert!(names_engine("use crate::go::{Board, Go, GoMove};", "go", "Go"));
+    assert!(names_engine("let g = tabula_core::fairy::Chess::new(c);", "fairy", "Chess"));
+    assert!(!names_engine("use crate::go::{GoMove, Vertex};", "go", "Go"));
+    assert!(!names_engine("crate::go::bench_playout", "go", "Go"));
+    assert!(!names_engine("use tabula_core::ego::Go;", "go", "Go"));
+}
+
+#[test]
+fn only_a_game_s_own_files_name_its_engine() {
+    let root = workspace();
+    let mut files = Vec::new();
+    for folder in ["core/src", "api", "site/src", "cli/src", "xtask/src"] {
+        rust_files(&root.join(folder), &mut files);
+    }
+    let mut outside = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(&root).unwrap();
+        if relative == Path::new(GAME_REGISTRATION) || relative.starts_with("api/_tests") {
+            continue;
+        }
+        // A game's folders and files: a folder or a file named after it.
+        let parts: Vec<String> =
+            relative.iter().map(|part| Path::new(part).file_stem().unwrap().to_string_lossy().into_owned()).collect();
+        // Unit tests may set up any game; comments may name any.
+        let code = std::fs::read_to_string(file).unwrap();
+        let code: String = code
+            .lines()
+            .take_while(|line| line.trim() != "#[cfg(test)]")
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for (module, engine, folders) in GAME_ENGINES {
+            if !parts.iter().any(|part| folders.contains(&part.as_str())) && names_engine(&code, module, engine) {
+                outside.push(format!("{}: {engine}", relative.display()));
+            }
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "these files name a game's engine outside its own folders: reach it through GameKind::visit \
+         ({GAME_REGISTRATION}), or move the code into the game's folder: {outside:?}"
+    );
 }

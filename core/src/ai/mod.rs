@@ -18,7 +18,7 @@
 //! ```
 
 mod mcts;
-mod player;
+pub(crate) mod player;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,7 +27,7 @@ pub use crate::fairy::search::{ChessLevel, ChessSearch, ChessSearcher, Limits};
 use crate::game::{Game, Seat, Status};
 pub use crate::go::ai::scoring_move;
 pub use mcts::{Mcts, SearchStats};
-pub use player::{error_reply, AiError, AiRequest, AnyPlayer, JsonChoice};
+pub use player::{error_reply, AiError, AiRequest, AnyPlayer, Computer, JsonChoice, Playable};
 
 /// The generator every search draws from.
 pub type AiRng = Xoshiro256PlusPlus;
@@ -62,6 +62,13 @@ pub trait Searchable: Game {
     /// only undo needs (the search copies it for every playout).
     fn search_copy(&self) -> Self {
         self.clone()
+    }
+
+    /// The answer where the search has nothing to decide (Go's scoring phase: the marking as
+    /// `seat`, by default the side to move, sees it), `Some(None)` for nothing to do; `None` to search.
+    fn unsearched_move(&self, seat: Option<Seat>) -> Option<Option<Self::Move>> {
+        let _ = seat;
+        None
     }
 
     /// Whether [`Searchable::playout`] from here always gives the same reward and records no move

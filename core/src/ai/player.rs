@@ -4,12 +4,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{ChessLevel, ChessSearcher, Level, SearchStats, Searchable, Searcher};
-use crate::edges::Edges;
-use crate::fairy::Chess;
+use super::{Level, SearchStats, Searchable, Searcher};
 use crate::game::{Game, Seat};
-use crate::go::Go;
-use crate::popucom::Popucom;
 use crate::GameKind;
 
 /// Why the computer could not answer.
@@ -39,36 +35,124 @@ pub struct JsonChoice {
     pub blundered: bool,
 }
 
+/// A computer player of one game behind JSON: the game so far in, a move out.
+pub trait Computer: Send {
+    /// The move for `seat` (by default the side to move) after `moves` from the start of a game
+    /// with `config` (`null` for the default), or `None` when it has nothing to do.
+    fn choose(&mut self, config: &Value, moves: &[Value], seat: Option<Seat>) -> Result<Option<JsonChoice>, AiError>;
+}
+
+/// What every game kind has: a computer player at each level, and the yardstick the levels are
+/// measured against. The MCTS games get it from [`Searchable`]; chess has its own search.
+pub trait Playable: Game {
+    fn computer(level: u8, seed: u64) -> Box<dyn Computer>;
+
+    /// A plain UCT player (uniform playouts, no RAVE); for a game whose search is not MCTS, its
+    /// full-strength search with `playouts` nodes.
+    fn yardstick(playouts: u32, seed: u64) -> Box<dyn Computer>;
+
+    /// [`super::playout_reward_sum`] from the default start, for games searched by playouts.
+    fn playout_reward_sum(playouts: u32, seed: u64) -> Option<f64> {
+        let _ = (playouts, seed);
+        None
+    }
+}
+
+impl<G: Searchable + Send + 'static> Playable for G
+where
+    G::Move: Send,
+{
+    fn computer(level: u8, seed: u64) -> Box<dyn Computer> {
+        Box::new(Searcher::<G>::new(Level::of::<G>(level), seed))
+    }
+
+    fn yardstick(playouts: u32, seed: u64) -> Box<dyn Computer> {
+        Box::new(Searcher::<G>::new(Level::plain_uct(playouts), seed))
+    }
+
+    fn playout_reward_sum(playouts: u32, seed: u64) -> Option<f64> {
+        let game = G::new(G::Config::default()).ok()?;
+        Some(super::playout_reward_sum(&game, playouts, seed))
+    }
+}
+
+impl<G: Searchable + Send> Computer for Searcher<G>
+where
+    G::Move: Send,
+{
+    fn choose(&mut self, config: &Value, moves: &[Value], seat: Option<Seat>) -> Result<Option<JsonChoice>, AiError> {
+        let (game, moves) = replay::<G>(config, moves)?;
+        if let Some(answer) = game.unsearched_move(seat) {
+            return Ok(answer.map(|mv| JsonChoice {
+                mv: to_json(&mv),
+                stats: SearchStats::default(),
+                blundered: false,
+            }));
+        }
+        Ok(Searcher::choose(self, &game, &moves).map(|choice| JsonChoice {
+            mv: to_json(&choice.mv),
+            stats: choice.stats,
+            blundered: choice.blundered,
+        }))
+    }
+}
+
 /// A computer player of one game kind at one level.
-pub enum AnyPlayer {
-    Popucom(Searcher<Popucom>),
-    Edges(Searcher<Edges>),
-    // Boxed: a Go game inside its kept tree is 10 KB, the others a few hundred bytes.
-    Go(Box<Searcher<Go>>),
-    Chess(ChessSearcher),
+pub struct AnyPlayer(Box<dyn Computer>);
+
+/// Makes a game kind's computer player (`GameKind::visit` picks the engine).
+struct NewPlayer {
+    level: Option<u8>,
+    playouts: u32,
+    seed: u64,
+}
+
+impl crate::any::GameVisitor for NewPlayer {
+    type Output = Box<dyn Computer>;
+
+    fn visit<G: Playable>(self) -> Box<dyn Computer> {
+        match self.level {
+            Some(level) => G::computer(level, self.seed),
+            None => G::yardstick(self.playouts, self.seed),
+        }
+    }
+}
+
+/// The playouts of a game kind's default start, where it is searched by playouts.
+struct RewardSum {
+    playouts: u32,
+    seed: u64,
+}
+
+impl crate::any::GameVisitor for RewardSum {
+    type Output = Option<f64>;
+
+    fn visit<G: Playable>(self) -> Option<f64> {
+        G::playout_reward_sum(self.playouts, self.seed)
+    }
 }
 
 impl AnyPlayer {
     /// Level 1 to 5 (clamped) of `kind`, drawing from `seed`.
     pub fn new(kind: GameKind, level: u8, seed: u64) -> Result<AnyPlayer, AiError> {
-        Ok(match kind {
-            GameKind::Popucom => AnyPlayer::Popucom(Searcher::new(Level::of::<Popucom>(level), seed)),
-            GameKind::Edges => AnyPlayer::Edges(Searcher::new(Level::of::<Edges>(level), seed)),
-            GameKind::Go => AnyPlayer::Go(Box::new(Searcher::new(Level::of::<Go>(level), seed))),
-            GameKind::Chess => AnyPlayer::Chess(ChessSearcher::new(ChessLevel::of(level), seed)),
-        })
+        Ok(AnyPlayer(kind.visit(NewPlayer { level: Some(level), playouts: 0, seed })))
     }
 
     /// A plain UCT player (uniform playouts, no RAVE) of `kind`: the yardstick for the levels. For
     /// chess, whose search is not MCTS, a full-strength alpha-beta with `playouts` nodes.
     pub fn plain_uct(kind: GameKind, playouts: u32, seed: u64) -> Result<AnyPlayer, AiError> {
-        let level = Level::plain_uct(playouts);
-        Ok(match kind {
-            GameKind::Popucom => AnyPlayer::Popucom(Searcher::new(level, seed)),
-            GameKind::Edges => AnyPlayer::Edges(Searcher::new(level, seed)),
-            GameKind::Go => AnyPlayer::Go(Box::new(Searcher::new(level, seed))),
-            GameKind::Chess => AnyPlayer::Chess(ChessSearcher::new(ChessLevel::nodes(u64::from(playouts)), seed)),
-        })
+        Ok(AnyPlayer(kind.visit(NewPlayer { level: None, playouts, seed })))
+    }
+
+    /// A player made elsewhere (a searcher at a level of the caller's own).
+    pub fn of(computer: impl Computer + 'static) -> AnyPlayer {
+        AnyPlayer(Box::new(computer))
+    }
+
+    /// [`super::playout_reward_sum`] from `kind`'s default start, as its search plays playouts;
+    /// `None` for a game not searched by playouts (chess).
+    pub fn playout_reward_sum(kind: GameKind, playouts: u32, seed: u64) -> Option<f64> {
+        kind.visit(RewardSum { playouts, seed })
     }
 
     /// The move for `seat` (by default the side to move) after `moves` from the start of a game
@@ -80,31 +164,7 @@ impl AnyPlayer {
         moves: &[Value],
         seat: Option<Seat>,
     ) -> Result<Option<JsonChoice>, AiError> {
-        match self {
-            AnyPlayer::Popucom(searcher) => choose(searcher, config, moves),
-            AnyPlayer::Edges(searcher) => choose(searcher, config, moves),
-            AnyPlayer::Go(searcher) => {
-                let (game, _) = replay::<Go>(config, moves)?;
-                if game.scoring().is_some() {
-                    let seat = seat.or(game.status().to_move()).unwrap_or(Seat::One);
-                    let mv = super::scoring_move(&game, seat);
-                    return Ok(mv.map(|mv| JsonChoice {
-                        mv: to_json(&mv),
-                        stats: SearchStats::default(),
-                        blundered: false,
-                    }));
-                }
-                choose(searcher, config, moves)
-            }
-            AnyPlayer::Chess(searcher) => {
-                let (game, _) = replay::<Chess>(config, moves)?;
-                Ok(searcher.choose(&game).map(|choice| JsonChoice {
-                    mv: to_json(&choice.mv),
-                    stats: choice.stats,
-                    blundered: choice.blundered,
-                }))
-            }
-        }
+        self.0.choose(config, moves, seat)
     }
 }
 
@@ -156,11 +216,11 @@ fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error>
     T::deserialize(value)
 }
 
-fn to_json(value: &impl serde::Serialize) -> Value {
+pub(crate) fn to_json(value: &impl serde::Serialize) -> Value {
     serde_json::to_value(value).expect("game types serialise to JSON")
 }
 
-fn replay<G: Game>(config: &Value, moves: &[Value]) -> Result<(G, Vec<G::Move>), AiError> {
+pub(crate) fn replay<G: Game>(config: &Value, moves: &[Value]) -> Result<(G, Vec<G::Move>), AiError> {
     let config: G::Config = if config.is_null() {
         G::Config::default()
     } else {
@@ -173,17 +233,4 @@ fn replay<G: Game>(config: &Value, moves: &[Value]) -> Result<(G, Vec<G::Move>),
         .collect::<Result<_, _>>()?;
     let game = G::replay(config, &moves).map_err(|e| AiError::Moves(e.to_string()))?;
     Ok((game, moves))
-}
-
-fn choose<G: Searchable>(
-    searcher: &mut Searcher<G>,
-    config: &Value,
-    moves: &[Value],
-) -> Result<Option<JsonChoice>, AiError> {
-    let (game, moves) = replay::<G>(config, moves)?;
-    Ok(searcher.choose(&game, &moves).map(|choice| JsonChoice {
-        mv: to_json(&choice.mv),
-        stats: choice.stats,
-        blundered: choice.blundered,
-    }))
 }

@@ -9,9 +9,12 @@
 
 use rand::{Rng, SeedableRng};
 
-use crate::ai::{AiRng, Choice, SearchStats};
+use serde_json::Value;
+
+use crate::ai::player::{replay, to_json};
+use crate::ai::{AiError, AiRng, Choice, Computer, JsonChoice, Playable, SearchStats};
 use crate::fairy::{Chess, Move, Position, UciMove, Variant};
-use crate::game::Game;
+use crate::game::{Game, Seat};
 
 /// A mate's score; a mate in n plies scores `MATE - n`.
 const MATE: i32 = 1_000_000;
@@ -348,6 +351,28 @@ impl<'a> Search<'a> {
                 + Position::promotes_to(mv).map_or(0, |piece| self.values[piece]);
             -gain
         });
+    }
+}
+
+// The chess player behind JSON (`AnyPlayer`): the alpha-beta search at each level.
+impl Playable for Chess {
+    fn computer(level: u8, seed: u64) -> Box<dyn Computer> {
+        Box::new(ChessSearcher::new(ChessLevel::of(level), seed))
+    }
+
+    fn yardstick(playouts: u32, seed: u64) -> Box<dyn Computer> {
+        Box::new(ChessSearcher::new(ChessLevel::nodes(u64::from(playouts)), seed))
+    }
+}
+
+impl Computer for ChessSearcher {
+    fn choose(&mut self, config: &Value, moves: &[Value], _seat: Option<Seat>) -> Result<Option<JsonChoice>, AiError> {
+        let (game, _) = replay::<Chess>(config, moves)?;
+        Ok(ChessSearcher::choose(self, &game).map(|choice| JsonChoice {
+            mv: to_json(&choice.mv),
+            stats: choice.stats,
+            blundered: choice.blundered,
+        }))
     }
 }
 

@@ -40,6 +40,13 @@ impl Searchable for Go {
         moves
     }
 
+    /// The scoring phase is not searched: [`scoring_move`] answers it.
+    fn unsearched_move(&self, seat: Option<Seat>) -> Option<Option<GoMove>> {
+        self.scoring()?;
+        let seat = seat.or(self.status().to_move()).unwrap_or(Seat::One);
+        Some(scoring_move(self, seat))
+    }
+
     /// Two passes settle the search's game: the scoring phase is counted, not played.
     fn is_settled(&self) -> bool {
         self.status().is_over() || self.scoring().is_some()

@@ -1,5 +1,8 @@
-//! `tabula fairy perft`: perft counts and legal moves of fairy chess positions, in the reference
-//! format (`shared/vectors/fairy-*.jsonl`).
+//! Fairy chess's part of the command line: `tabula fairy perft` (perft counts and legal moves of
+//! positions, in the reference format, `shared/vectors/fairy-*.jsonl`), the UCI engine (`tabula
+//! uci`, `uci.rs`) and its `tabula bench` playout.
+
+pub mod uci;
 
 use std::io::{BufRead, Write};
 
@@ -36,4 +39,12 @@ pub fn perft(input: impl BufRead, output: impl Write) -> Result<()> {
         record.insert("legal_moves".into(), moves.into());
         Ok(())
     })
+}
+
+/// Random legal moves of orthodox chess to the end (or 300 plies).
+pub fn bench_playout(rng: &mut rand::rngs::SmallRng, tally: &mut crate::bench::Tally) {
+    use tabula_core::fairy::{Chess, ChessConfig};
+    use tabula_core::Game;
+    let game = Chess::new(ChessConfig::default()).expect("chess is built in");
+    crate::bench::legal_playout(game, 300, rng, tally);
 }
