@@ -175,20 +175,29 @@ fn minify_css(css: &str) -> String {
 }
 
 /// The Triplex levels as the web app carries them: size, pieces, the rotatable piece, and the key of
-/// the code each level's solution gives (`code_key`), never the solutions or the codes themselves.
+/// the code each level's solution gives, never the solutions or the codes themselves. The key is
+/// `tabula_core::triplex::code_key`'s (the first four bytes of the SHA-256 of `triplex code
+/// <code>`): the site's test `the_app_carries_every_shipped_level_and_finds_each_by_its_code`
+/// finds every level by its code through the engine's function, so the two cannot drift apart.
 fn triplex_levels(out_dir: &Path) {
-    use tabula_core::triplex::{catalog, code_key};
-    println!("cargo::rerun-if-changed=../core/data/triplex-levels.jsonl");
+    use sha2::{Digest, Sha256};
+    let path = "../core/data/triplex-levels.jsonl";
+    println!("cargo::rerun-if-changed={path}");
+    let shipped = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut out = String::from("pub static LEVELS: &[CompactLevel] = &[\n");
-    for level in catalog::shipped() {
+    for line in shipped.lines().filter(|line| !line.trim().is_empty()) {
+        let level: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let number = |field: &str| level[field].as_u64().unwrap_or_else(|| panic!("{path}: no {field} in {line}"));
+        let pieces: Vec<u64> = level["pieces"].as_array().into_iter().flatten().filter_map(|p| p.as_u64()).collect();
+        let rotatable = level["rotatable"].as_u64().map(|r| r as u8);
+        let code = level["code"].as_str().unwrap_or_else(|| panic!("{path}: no code in {line}"));
+        let digest = Sha256::digest(format!("triplex code {code}"));
+        let code_key = u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
         let _ = writeln!(
             out,
-            "    CompactLevel {{ w: {}, h: {}, pieces: &{:?}, rotatable: {:?}, code_key: {} }},",
-            level.w,
-            level.h,
-            level.pieces,
-            level.rotatable.map(|r| r as u8),
-            code_key(&level.code)
+            "    CompactLevel {{ w: {}, h: {}, pieces: &{pieces:?}, rotatable: {rotatable:?}, code_key: {code_key} }},",
+            number("w"),
+            number("h"),
         );
     }
     out.push_str("];\n");

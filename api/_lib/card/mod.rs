@@ -7,7 +7,11 @@
 //! pattern is [`vercel_agent_pattern`] (a test keeps the two equal), and in `tabula serve` by
 //! [`send_link_previews_to_cards`]. An unknown room gets the site's generic card, never an error.
 
+mod chess;
 pub mod draw;
+mod edges;
+mod go;
+mod popucom;
 
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, Uri};
@@ -159,31 +163,28 @@ fn escape(text: &str) -> String {
     out
 }
 
-fn game_title(view: &Value) -> String {
-    match view["game"].as_str() {
-        Some("popucom") => "POPUCOM three-match chess".into(),
-        Some("edges") => "Edges & Blocks".into(),
-        Some("go") => {
-            let size = view["state"]["board"].as_array().map_or(0, Vec::len);
-            format!("Go {size}x{size}")
-        }
-        Some("chess") => {
-            let variant = view["state"]["variant"].as_str().unwrap_or("chess");
-            let mut letters = variant.chars();
-            letters.next().map(|first| first.to_uppercase().chain(letters).collect()).unwrap_or_default()
-        }
-        _ => "A game".into(),
-    }
+/// What a card knows of one game: its name in views, its title, its colours' names (colour 1
+/// first, as its page says them) and its board's drawing. Each game's is in its file.
+pub struct GameCard {
+    pub name: &'static str,
+    pub title: fn(&Value) -> String,
+    pub colours: [&'static str; 2],
+    pub draw: fn(&mut draw::Canvas, &Value) -> Option<draw::Sides>,
 }
 
-/// The colours' names, colour 1 first, as each game's page says them.
+/// Every game a card draws: a line per game.
+const GAMES: [&GameCard; 4] = [&popucom::CARD, &go::CARD, &edges::CARD, &chess::CARD];
+
+fn game_of(view: &Value) -> Option<&'static GameCard> {
+    GAMES.into_iter().find(|game| view["game"].as_str() == Some(game.name))
+}
+
+fn game_title(view: &Value) -> String {
+    game_of(view).map_or_else(|| "A game".into(), |game| (game.title)(view))
+}
+
 fn colour_names(view: &Value) -> [&'static str; 2] {
-    match view["game"].as_str() {
-        Some("popucom") => ["Red", "Blue"],
-        Some("edges") => ["Black", "Red"],
-        Some("chess") => ["White", "Black"],
-        _ => ["Black", "White"],
-    }
+    game_of(view).map_or(["Black", "White"], |game| game.colours)
 }
 
 /// The title and description of a room's card.

@@ -78,12 +78,12 @@ fn an_edges_card_colours_placed_edges_and_owned_cells() {
     let card = decode(&draw::room_card(&view));
     let grid = Grid::fit(n, n);
     let (x, y) = grid.centre(1, 1);
-    assert_eq!(colour_at(&card, (x, y - grid.cell / 2.0)), draw::palette::EDGES_BLACK.channels());
+    assert_eq!(colour_at(&card, (x, y - grid.cell / 2.0)), super::edges::BLACK.channels());
     let (x, y) = grid.centre(2, 3);
-    assert_eq!(colour_at(&card, (x - grid.cell / 2.0, y)), draw::palette::EDGES_RED.channels());
+    assert_eq!(colour_at(&card, (x - grid.cell / 2.0, y)), super::edges::RED.channels());
     let (x, y) = grid.centre(0, 0);
-    assert_eq!(colour_at(&card, (x, y - grid.cell / 2.0)), draw::palette::EDGES_EMPTY_EDGE.channels());
-    assert_eq!(colour_at(&card, grid.centre(1, 1)), draw::palette::EDGES_FREE_CELL.channels());
+    assert_eq!(colour_at(&card, (x, y - grid.cell / 2.0)), super::edges::EMPTY_EDGE.channels());
+    assert_eq!(colour_at(&card, grid.centre(1, 1)), super::edges::FREE_CELL.channels());
 }
 
 #[test]
