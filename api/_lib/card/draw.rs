@@ -41,7 +41,6 @@ pub mod palette {
 }
 
 use super::popucom::{BLUE as POPUCOM_BLUE, CELL as POPUCOM_CELL, RED as POPUCOM_RED};
-use super::GAMES;
 use palette::*;
 
 /// Where a board of `columns` x `rows` squares (or points) sits on the card: squares of one size,
@@ -164,8 +163,7 @@ impl Canvas {
 pub fn room_card(view: &Value) -> Vec<u8> {
     let mut canvas = Canvas::new();
     let state = &view["state"];
-    let game = GAMES.into_iter().find(|game| view["game"].as_str() == Some(game.name));
-    let sides = game.and_then(|game| (game.draw)(&mut canvas, state));
+    let sides = super::game_of(view).and_then(|game| (game.draw)(&mut canvas, state));
     match sides {
         Some(sides) => {
             canvas.sides(&sides);

@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Level, SearchStats, Searchable, Searcher};
+use super::{Choice, Level, SearchStats, Searchable, Searcher};
 use crate::game::{Game, Seat};
 use crate::GameKind;
 
@@ -33,6 +33,13 @@ pub struct JsonChoice {
     pub mv: Value,
     pub stats: SearchStats,
     pub blundered: bool,
+}
+
+impl JsonChoice {
+    /// A search's choice with its move as JSON.
+    pub(crate) fn of<M: serde::Serialize>(choice: super::Choice<M>) -> JsonChoice {
+        JsonChoice { mv: to_json(&choice.mv), stats: choice.stats, blundered: choice.blundered }
+    }
 }
 
 /// A computer player of one game behind JSON: the game so far in, a move out.
@@ -83,17 +90,9 @@ where
     fn choose(&mut self, config: &Value, moves: &[Value], seat: Option<Seat>) -> Result<Option<JsonChoice>, AiError> {
         let (game, moves) = replay::<G>(config, moves)?;
         if let Some(answer) = game.unsearched_move(seat) {
-            return Ok(answer.map(|mv| JsonChoice {
-                mv: to_json(&mv),
-                stats: SearchStats::default(),
-                blundered: false,
-            }));
+            return Ok(answer.map(|mv| JsonChoice::of(Choice { mv, stats: SearchStats::default(), blundered: false })));
         }
-        Ok(Searcher::choose(self, &game, &moves).map(|choice| JsonChoice {
-            mv: to_json(&choice.mv),
-            stats: choice.stats,
-            blundered: choice.blundered,
-        }))
+        Ok(Searcher::choose(self, &game, &moves).map(JsonChoice::of))
     }
 }
 
@@ -216,7 +215,7 @@ fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error>
     T::deserialize(value)
 }
 
-pub(crate) fn to_json(value: &impl serde::Serialize) -> Value {
+fn to_json(value: &impl serde::Serialize) -> Value {
     serde_json::to_value(value).expect("game types serialise to JSON")
 }
 

@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 
 use serde_json::Value;
 
-use crate::ai::player::{replay, to_json};
+use crate::ai::player::replay;
 use crate::ai::{AiError, AiRng, Choice, Computer, JsonChoice, Playable, SearchStats};
 use crate::fairy::{Chess, Move, Position, UciMove, Variant};
 use crate::game::{Game, Seat};
@@ -368,11 +368,7 @@ impl Playable for Chess {
 impl Computer for ChessSearcher {
     fn choose(&mut self, config: &Value, moves: &[Value], _seat: Option<Seat>) -> Result<Option<JsonChoice>, AiError> {
         let (game, _) = replay::<Chess>(config, moves)?;
-        Ok(ChessSearcher::choose(self, &game).map(|choice| JsonChoice {
-            mv: to_json(&choice.mv),
-            stats: choice.stats,
-            blundered: choice.blundered,
-        }))
+        Ok(ChessSearcher::choose(self, &game).map(JsonChoice::of))
     }
 }
 
