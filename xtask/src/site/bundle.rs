@@ -8,7 +8,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use super::compress::gzip;
+use super::compress::gzipped_size;
 use super::{bundle_target_dir, hashed, target_dir, Bundle, BundleSpec};
 use crate::{bundle_cache, workspace_root};
 
@@ -138,7 +138,7 @@ pub fn build_bundle(
     let (js_name, wasm_name) = (hashed(name, "js", js.as_bytes()), hashed(name, "wasm", &wasm));
     std::fs::write(assets.join(&js_name), &js)?;
     std::fs::write(assets.join(&wasm_name), &wasm)?;
-    let gzipped = gzip(js.as_bytes())?.len() + gzip(&wasm)?.len();
+    let gzipped = gzipped_size(js.as_bytes())? + gzipped_size(&wasm)?;
     Ok(Bundle { js: format!("/assets/{js_name}"), wasm: format!("/assets/{wasm_name}"), gzipped })
 }
 

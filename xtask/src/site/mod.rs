@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 
 use crate::{bundle_cache, ensure_wasm_target, workspace_root};
 use bundle::{build_bundle, AI_BUNDLE};
-use compress::{gzip, precompress};
+use compress::precompress;
 use css::check_css;
 use pages::{
     ai_worker, known_public_url, page_html, service_worker, start_script, write_crawler_files, OFFLINE_BUNDLES,
@@ -206,7 +206,7 @@ pub fn build_site() -> Result<()> {
     let wanted = |name: &str| only.as_ref().is_none_or(|list| list.iter().any(|n| n == name));
     let variants = compiled_variants()?;
     std::fs::write(assets.join(&pieces.name), &pieces.bytes)?;
-    eprintln!("xtask: {}: {} bytes gzipped", pieces.name, gzip(&pieces.bytes)?.len());
+    eprintln!("xtask: {}: {} bytes gzipped", pieces.name, compress::gzipped_size(&pieces.bytes)?);
     let sources = bundle_cache::Sources::read()?;
     let mut bundles = BTreeMap::new();
     for spec in manifest.bundles.iter().filter(|s| wanted(&s.name)) {
@@ -245,7 +245,7 @@ pub fn build_site() -> Result<()> {
     std::fs::create_dir_all(dist.join("pictures"))?;
     for (game, svg) in &manifest.pictures {
         std::fs::write(dist.join("pictures").join(format!("{game}.svg")), svg)?;
-        eprintln!("xtask: pictures/{game}.svg: {} bytes gzipped", gzip(svg.as_bytes())?.len());
+        eprintln!("xtask: pictures/{game}.svg: {} bytes gzipped", compress::gzipped_size(svg.as_bytes())?);
     }
     let mut report = budget::Report::default();
     let shown = |page: &Page| {
