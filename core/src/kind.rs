@@ -27,6 +27,17 @@ impl GameKind {
             GameKind::Chess => "chess",
         }
     }
+
+    /// Whether this build has the game's engine (its Cargo feature): a web bundle compiles only
+    /// the games it shows.
+    pub fn compiled(self) -> bool {
+        match self {
+            GameKind::Popucom => cfg!(feature = "popucom"),
+            GameKind::Edges => cfg!(feature = "edges"),
+            GameKind::Go => cfg!(feature = "go"),
+            GameKind::Chess => cfg!(feature = "fairy"),
+        }
+    }
 }
 
 impl fmt::Display for GameKind {

@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 
 use crate::browser;
 use crate::catalogue::Slug;
+use tabula_core::GameKind;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -33,7 +34,7 @@ impl Route {
         match parts.as_slice() {
             [] => Route::Home,
             // The first version's local game.
-            ["local"] => Route::Local(Slug::Popucom),
+            ["local"] => Route::Local(Slug::Played(GameKind::Popucom)),
             ["lobby"] => Route::Lobby,
             ["room", code] if valid_room_code(code) => Route::Room((*code).to_owned()),
             #[cfg(feature = "triplex")]
@@ -176,10 +177,10 @@ mod tests {
     fn paths_round_trip() {
         let routes = [
             Route::Home,
-            Route::Game(Slug::Go),
+            Route::Game(Slug::Played(GameKind::Go)),
             Route::Game(Slug::Triplex),
-            Route::Local(Slug::Popucom),
-            Route::Local(Slug::Go),
+            Route::Local(Slug::Played(GameKind::Popucom)),
+            Route::Local(Slug::Played(GameKind::Go)),
             Route::Room("abc123".into()),
             Route::Lobby,
             Route::TriplexLevel(37),
@@ -192,8 +193,8 @@ mod tests {
 
     #[test]
     fn odd_paths() {
-        assert_eq!(Route::parse("/local"), Route::Local(Slug::Popucom), "the first version's URL");
-        assert_eq!(Route::parse("/go/"), Route::Game(Slug::Go));
+        assert_eq!(Route::parse("/local"), Route::Local(Slug::Played(GameKind::Popucom)), "the first version's URL");
+        assert_eq!(Route::parse("/go/"), Route::Game(Slug::Played(GameKind::Go)));
         assert_eq!(Route::parse("/triplex/local"), Route::Game(Slug::Triplex), "a puzzle has no local game");
         assert_eq!(Route::parse("/triplex/724"), Route::TriplexLevel(724));
         assert_eq!(Route::parse("/triplex/12345"), Route::TriplexLevel(12345));

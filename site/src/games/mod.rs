@@ -20,13 +20,13 @@ use crate::play::Screens;
 pub fn screens(slug: Slug) -> Option<&'static dyn Screens> {
     match slug {
         #[cfg(feature = "popucom")]
-        Slug::Popucom => Some(&crate::play::ScreensOf(popucom::PopucomUi)),
+        Slug::Played(tabula_core::GameKind::Popucom) => Some(&crate::play::ScreensOf(popucom::PopucomUi)),
         #[cfg(feature = "go")]
-        Slug::Go => Some(&crate::play::ScreensOf(go::GoUi)),
+        Slug::Played(tabula_core::GameKind::Go) => Some(&crate::play::ScreensOf(go::GoUi)),
         #[cfg(feature = "edges")]
-        Slug::Edges => Some(&crate::play::ScreensOf(edges::EdgesUi)),
+        Slug::Played(tabula_core::GameKind::Edges) => Some(&crate::play::ScreensOf(edges::EdgesUi)),
         #[cfg(feature = "chess")]
-        Slug::Chess => Some(&crate::play::ScreensOf(chess::ChessUi)),
+        Slug::Played(tabula_core::GameKind::Chess) => Some(&crate::play::ScreensOf(chess::ChessUi)),
         _ => None,
     }
 }

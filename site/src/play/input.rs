@@ -140,6 +140,7 @@ pub fn confirm_needed(setting: ConfirmMoves, touch: bool, small_points: bool) ->
 #[cfg(test)]
 mod tests {
     use tabula_core::popucom::{Cell, Popucom};
+    use tabula_core::GameKind;
 
     use super::*;
 
@@ -171,7 +172,7 @@ mod tests {
     fn a_game_may_word_a_refusal_its_own_way() {
         let known = ["go-illegal-occupied"];
         let has = |id: &str| known.contains(&id);
-        assert_eq!(refusal_id(Slug::Go, "illegal-occupied", has), "go-illegal-occupied");
-        assert_eq!(refusal_id(Slug::Popucom, "illegal-occupied", has), "illegal-occupied");
+        assert_eq!(refusal_id(Slug::Played(GameKind::Go), "illegal-occupied", has), "go-illegal-occupied");
+        assert_eq!(refusal_id(Slug::Played(GameKind::Popucom), "illegal-occupied", has), "illegal-occupied");
     }
 }

@@ -34,7 +34,8 @@ use crate::i18n::I18n;
 /// talks to the server or keeps state between calls.
 pub trait GameUi: Copy + Send + Sync + 'static {
     type G: Game + PartialEq;
-    const SLUG: Slug;
+    /// The game, as the engine names it.
+    const SLUG: Slug = Slug::Played(<Self::G as Game>::KIND);
     /// The game's stylesheet (its `board.css`): inlined into its pre-rendered pages by the build,
     /// added by its bundle where a page did not have it (rooms).
     const CSS: &'static str;

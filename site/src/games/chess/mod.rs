@@ -13,7 +13,6 @@ use tabula_core::fairy::{Chess, UciMove};
 use tabula_core::{Game, Seat};
 
 use crate::browser;
-use crate::catalogue::Slug;
 use crate::i18n::I18n;
 use crate::play::{BoardProps, GameUi, Pen, Record};
 
@@ -22,7 +21,6 @@ pub struct ChessUi;
 
 impl GameUi for ChessUi {
     type G = Chess;
-    const SLUG: Slug = Slug::Chess;
     #[cfg(not(feature = "game-page"))]
     const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/chess.css"));
     #[cfg(feature = "game-page")]
@@ -125,7 +123,7 @@ mod tests {
 
     #[test]
     fn the_variant_option_lists_every_built_in_variant_and_a_custom_one() {
-        let crate::catalogue::OptionKind::Choice(choices) = Slug::Chess.options()[0].kind else { panic!("a choice") };
+        let crate::catalogue::OptionKind::Choice(choices) = ChessUi::SLUG.options()[0].kind else { panic!("a choice") };
         let mut listed: std::collections::BTreeSet<&str> = choices.iter().map(|c| c.value).collect();
         assert!(listed.remove(custom::CUSTOM));
         let built_in = tabula_core::fairy::Variant::builtin().keys().map(String::as_str).collect();

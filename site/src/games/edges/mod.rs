@@ -9,7 +9,6 @@ use tabula_core::edges::{Edges, EdgesMove, Torus};
 use tabula_core::{Game, Seat};
 
 use crate::browser;
-use crate::catalogue::Slug;
 use crate::i18n::{tr, Arg, I18n};
 use crate::play::{BoardProps, Diagram, GameUi, Pen};
 
@@ -54,7 +53,6 @@ fn counted(i18n: I18n, id: &str, count: u32, args: &[(&str, Arg)]) -> String {
 
 impl GameUi for EdgesUi {
     type G = Edges;
-    const SLUG: Slug = Slug::Edges;
     const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/edges.css"));
 
     fn colour_id(seat: Seat) -> &'static str {

@@ -10,7 +10,6 @@ use tabula_core::go::{Go, GoMove, Vertex, BLACK, EMPTY};
 use tabula_core::{Game, Seat};
 
 use crate::browser;
-use crate::catalogue::Slug;
 use crate::i18n::{tr, Arg, I18n};
 use crate::play::{BoardProps, Diagram, GameUi, Pen, Record};
 
@@ -66,7 +65,6 @@ pub fn points(value: f64) -> String {
 
 impl GameUi for GoUi {
     type G = Go;
-    const SLUG: Slug = Slug::Go;
     const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/go.css"));
 
     fn colour_id(seat: Seat) -> &'static str {

@@ -62,7 +62,10 @@ fn refusal(i18n: I18n, error: &SgfError) -> String {
         SgfError::Illegal { number, at, code } => vec![
             ("number", (*number).into()),
             ("move", at.as_str().into()),
-            ("reason", i18n.t(&refusal_message(crate::catalogue::Slug::Go, code)).into()),
+            (
+                "reason",
+                i18n.t(&refusal_message(crate::catalogue::Slug::Played(tabula_core::GameKind::Go), code)).into(),
+            ),
         ],
         SgfError::Empty | SgfError::Setup => Vec::new(),
     };

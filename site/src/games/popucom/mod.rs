@@ -7,7 +7,6 @@ use leptos::prelude::*;
 use tabula_core::popucom::{Cell, Popucom, MOVE_LIMIT};
 use tabula_core::{Game, Seat};
 
-use crate::catalogue::Slug;
 use crate::i18n::I18n;
 use crate::play::{BoardProps, Diagram, GameUi, Pen};
 
@@ -19,7 +18,6 @@ const LANDS: [&str; 2] = ["#5c2533", "#1d3f5e"];
 
 impl GameUi for PopucomUi {
     type G = Popucom;
-    const SLUG: Slug = Slug::Popucom;
     const CSS: &'static str = include_str!(concat!(env!("OUT_DIR"), "/popucom.css"));
 
     fn colour_id(seat: Seat) -> &'static str {

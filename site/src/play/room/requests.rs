@@ -73,6 +73,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use tabula_core::GameKind;
 
     fn view(version: i64, moves: Value, takeback: Option<u8>, state: Value) -> RoomView {
         serde_json::from_value(json!({
@@ -132,8 +133,8 @@ mod tests {
 
     #[test]
     fn refusals_become_message_ids() {
-        assert_eq!(notice_for(Slug::Popucom, "illegal_move", Some("occupied")), "illegal-occupied");
-        assert_eq!(notice_for(Slug::Popucom, "version_conflict", None), "version-conflict");
-        assert_eq!(notice_for(Slug::Popucom, "internal", None), "server-error");
+        assert_eq!(notice_for(Slug::Played(GameKind::Popucom), "illegal_move", Some("occupied")), "illegal-occupied");
+        assert_eq!(notice_for(Slug::Played(GameKind::Popucom), "version_conflict", None), "version-conflict");
+        assert_eq!(notice_for(Slug::Played(GameKind::Popucom), "internal", None), "server-error");
     }
 }
