@@ -38,6 +38,8 @@ alter table public.rooms add column if not exists abandon_draw boolean not null 
 -- When each seat's player last polled; written apart from moves, without a version change.
 alter table public.rooms add column if not exists seat1_seen_at timestamptz;
 alter table public.rooms add column if not exists seat2_seen_at timestamptz;
+-- The room's time control and the current game's clocks (`api/_lib/clock.rs`); NULL: none.
+alter table public.rooms add column if not exists clock jsonb check (clock is null or jsonb_typeof(clock) = 'object');
 
 -- Listed in the lobby (GET /api/lobby); rooms are private, link only, unless created public.
 alter table public.rooms add column if not exists public boolean not null default false;

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use tabula_core::Seat;
 
 use crate::body::{JsonBody, CREATE_BODY_LIMIT};
+use crate::clock::{Clock, ClockSetting};
 use crate::error::ApiError;
 use crate::http::{etag_matches, with_etag, within_deadline};
 use crate::room::{now, LoadedRoom, Room, RoomId, TakebackPolicy};
@@ -51,7 +52,7 @@ async fn get_room(
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let id = RoomId::parse(query.room_id.as_deref().ok_or_else(|| ApiError::BadRequest("roomId is required".into()))?)?;
-    let mut room = app.fetch(&id).await?;
+    let mut room = app.settle_clock(app.fetch(&id).await?).await?;
     if let Some(format) = query.format.as_deref() {
         return crate::records::export(&app.open(room)?, format);
     }
@@ -88,6 +89,8 @@ struct JoinRequest {
     /// Only when creating: listed in the lobby (rooms are private, link only, by default).
     #[serde(default)]
     public: bool,
+    /// Only when creating: the time control (`clock.rs`); none by default.
+    clock: Option<Value>,
 }
 
 /// Creates the room if needed (idempotent, race-safe), then claims a seat or re-attaches a token.
@@ -106,11 +109,12 @@ async fn post_room(
         Some(name) => TakebackPolicy::from_name(name)
             .ok_or_else(|| ApiError::BadRequest("takebacks must be \"never\", \"ask\" or \"always\"".into()))?,
     };
+    let clock = ClockSetting::parse(request.clock.as_ref())?;
     let store = app.store.as_ref();
 
     // A returning player re-attaches to an existing room; their token never creates one.
     if let Some(token) = request.token {
-        let mut room = app.fetch(&id).await?;
+        let mut room = app.settle_clock(app.fetch(&id).await?).await?;
         let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
         app.saw(&mut room, seat, None).await;
         let loaded = app.open(room)?;
@@ -122,10 +126,12 @@ async fn post_room(
     }
 
     let room = match store.load(&id).await? {
-        Some(room) => room,
+        Some(room) => app.settle_clock(room).await?,
         None => {
-            let room = app
-                .stamped(Room { takebacks, public: request.public, ..Room::new(id.clone(), &new_game, now()) }, true)?;
+            let at = now();
+            let clock = clock.map(|setting| Clock::new(setting, at));
+            let room = Room { takebacks, public: request.public, clock, ..Room::new(id.clone(), &new_game, at) };
+            let room = app.stamped(room, true)?;
             if store.create(&room).await? {
                 room
             } else {
@@ -202,6 +208,15 @@ async fn play(
     let seat = current.room.seat_for_token(&request.token).ok_or(ApiError::NotAPlayer)?;
     if current.room.version != request.version {
         return Err(conflict(request.version, &current));
+    }
+    if current.clock_flag(now()).is_some() {
+        // The time ran out before this request came: the result is written (from a fresh load, as
+        // every write here is), the request refused.
+        if !fresh {
+            return Ok(None);
+        }
+        app.settle_clock(current.room.clone()).await?;
+        return Err(ApiError::IllegalMove { reason: "game_over", message: "the game ended on the clock".into() });
     }
     let next = app.stamped(apply(&current, seat, action, mv.as_ref())?, fresh)?;
     if !app.store.replace(&next, request.version).await? {

@@ -5,6 +5,7 @@
 mod body;
 mod cache;
 pub mod card;
+pub mod clock;
 pub mod config;
 pub mod error;
 mod events;

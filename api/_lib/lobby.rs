@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 use tabula_core::{GameKind, Seat};
 
 use crate::body::{JsonBody, CREATE_BODY_LIMIT};
+use crate::clock::{Clock, ClockSetting};
 use crate::error::ApiError;
 use crate::http::{with_etag, within_deadline};
 use crate::room::{now, timestamp, LoadedRoom, Room, RoomId};
@@ -102,6 +103,7 @@ pub async fn get_lobby(
                 "roomId": room.id.as_str(),
                 "game": room.game,
                 "options": options(room),
+                "clock": room.clock.as_ref().map(|clock| clock.setting),
                 "name": name_of(seat),
                 "since": timestamp(room.created_at),
             }));
@@ -113,6 +115,7 @@ pub async fn get_lobby(
                 "roomId": room.id.as_str(),
                 "game": room.game,
                 "options": options(room),
+                "clock": room.clock.as_ref().map(|clock| clock.setting),
                 "players": by_colour,
                 "moves": room.moves.len(),
                 "since": timestamp(room.created_at),
@@ -130,6 +133,8 @@ pub struct QuickPlayRequest {
     game: Option<String>,
     config: Option<Value>,
     name: Option<String>,
+    /// The time control (`clock.rs`): rooms with different clocks never meet.
+    clock: Option<Value>,
     /// Seats this player holds (`[{"roomId", "token"}]`, newest first).
     #[serde(default)]
     held: Vec<HeldSeat>,
@@ -142,9 +147,11 @@ struct HeldSeat {
     token: String,
 }
 
-/// The quick-play room ids for one game and options: `q` and 8 hex digits of their hash, then `-n`.
-fn quick_room_id(game: GameKind, config: &Value, n: u32) -> RoomId {
-    let digest = Sha256::digest(format!("{}\n{config}", game.name()).as_bytes());
+/// The quick-play room ids for one game, options and clock: `q` and 8 hex digits of their hash,
+/// then `-n` (without a clock, the ids rooms had before clocks).
+fn quick_room_id(game: GameKind, config: &Value, clock: Option<ClockSetting>, n: u32) -> RoomId {
+    let clock = clock.map_or(String::new(), |clock| format!("\n{}", json!(clock)));
+    let digest = Sha256::digest(format!("{}\n{config}{clock}", game.name()).as_bytes());
     let hex: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
     RoomId::parse(&format!("q{hex}-{n}")).expect("a quick-play id is a valid room id")
 }
@@ -160,10 +167,12 @@ pub async fn post_quick_play(
     let kind = game.kind();
     let name = display_name(request.name)?;
     let config = game.stored_config();
+    let clock = ClockSetting::parse(request.clock.as_ref())?;
+    let same = |room: &Room| room.public && room.config == config && room.clock.as_ref().map(|c| c.setting) == clock;
     for held in request.held.iter().take(HELD_SEATS_READ) {
         let Ok(id) = RoomId::parse(&held.room_id) else { continue };
         let Some(room) = app.store().load(&id).await? else { continue };
-        if !(room.public && room.game == kind && room.config == config && taken(&room) == 1) {
+        if !(room.game == kind && same(&room) && taken(&room) == 1) {
             continue;
         }
         let hash = hash_token(&held.token);
@@ -185,7 +194,7 @@ pub async fn post_quick_play(
         let mut open: Vec<LoadedRoom> = Vec::new();
         for room in rooms {
             let loaded = app.open(room)?;
-            if loaded.room.config == config && waiting(&app, &loaded, now) {
+            if same(&loaded.room) && waiting(&app, &loaded, now) {
                 open.push(loaded);
             } else if taken(&loaded.room) > 0 || loaded.is_over() {
                 closed.insert(loaded.room.id.as_str().to_owned());
@@ -200,10 +209,11 @@ pub async fn post_quick_play(
             }
         }
         // Nobody waits: the lowest quick-play room that is new or open, the same for everyone.
-        let mut n = (0..).find(|n| !closed.contains(quick_room_id(kind, &config, *n).as_str())).unwrap_or(0);
+        let mut n = (0..).find(|n| !closed.contains(quick_room_id(kind, &config, clock, *n).as_str())).unwrap_or(0);
         for _ in 0..QUICK_ROOMS_TRIED {
-            let id = quick_room_id(kind, &config, n);
-            let fresh = app.stamped(Room { public: true, ..Room::new(id.clone(), &game, now) }, true)?;
+            let id = quick_room_id(kind, &config, clock, n);
+            let clock = clock.map(|setting| Clock::new(setting, now));
+            let fresh = app.stamped(Room { public: true, clock, ..Room::new(id.clone(), &game, now) }, true)?;
             let room = match app.store().create(&fresh).await? {
                 true => fresh,
                 false => match app.store().load(&id).await? {
@@ -211,7 +221,7 @@ pub async fn post_quick_play(
                     None => continue,
                 },
             };
-            let joinable = room.public && room.config == config && {
+            let joinable = same(&room) && {
                 let loaded = app.open(room.clone())?;
                 taken(&room) == 0 || waiting(&app, &loaded, now)
             };
@@ -233,15 +243,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quick_play_ids_depend_on_game_and_options_only() {
-        let popucom = quick_room_id(GameKind::Popucom, &json!({}), 0);
-        assert_eq!(popucom, quick_room_id(GameKind::Popucom, &json!({}), 0));
-        assert_ne!(popucom, quick_room_id(GameKind::Popucom, &json!({}), 1));
-        assert_ne!(popucom, quick_room_id(GameKind::Go, &json!({}), 0));
+    fn quick_play_ids_depend_on_game_options_and_clock_only() {
+        let popucom = quick_room_id(GameKind::Popucom, &json!({}), None, 0);
+        assert_eq!(popucom, quick_room_id(GameKind::Popucom, &json!({}), None, 0));
+        assert_ne!(popucom, quick_room_id(GameKind::Popucom, &json!({}), None, 1));
+        assert_ne!(popucom, quick_room_id(GameKind::Go, &json!({}), None, 0));
         assert_ne!(
-            quick_room_id(GameKind::Go, &json!({"size": 9}), 0),
-            quick_room_id(GameKind::Go, &json!({"size": 13}), 0)
+            quick_room_id(GameKind::Go, &json!({"size": 9}), None, 0),
+            quick_room_id(GameKind::Go, &json!({"size": 13}), None, 0)
         );
-        assert!(quick_room_id(GameKind::Chess, &json!({}), 4_000_000_000).as_str().len() <= 20);
+        let blitz = Some(ClockSetting::Live { initial_seconds: 180, increment_seconds: 2 });
+        assert_ne!(popucom, quick_room_id(GameKind::Popucom, &json!({}), blitz, 0), "another clock, another room");
+        assert!(quick_room_id(GameKind::Chess, &json!({}), blitz, 4_000_000_000).as_str().len() <= 20);
     }
 }

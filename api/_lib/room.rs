@@ -8,6 +8,7 @@ use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
 use serde_json::{json, Value};
 use tabula_core::{AnyGame, GameKind, Seat};
 
+use crate::clock::{Clock, ClockEnd};
 use crate::error::ApiError;
 use crate::token::hash_token;
 
@@ -99,6 +100,8 @@ pub struct Room {
     pub seats: [SeatHolder; 2],
     /// Listed in the lobby; chosen when the room is created (private, link only, by default).
     pub public: bool,
+    /// The time control, chosen when the room is created, and the current game's clocks.
+    pub clock: Option<Clock>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// `{"view", "etag"}`: the room as pages see it at this version, written with it where Supabase
@@ -136,6 +139,7 @@ impl Room {
             open_pages: None,
             seats: Default::default(),
             public: false,
+            clock: None,
             created_at: now,
             updated_at: now,
             pushed_view: None,
@@ -193,8 +197,13 @@ impl Room {
 }
 
 impl LoadedRoom {
-    /// The game's result, counting a resignation or an abandonment.
+    /// The game's result, counting a resignation, an abandonment or the clock.
     pub fn result(&self) -> Option<Value> {
+        match self.room.clock.as_ref().and_then(|clock| clock.ended) {
+            Some(ClockEnd::Timeout { loser }) => return Some(json!({"winner": 3 - loser, "reason": "timeout"})),
+            Some(ClockEnd::Aborted) => return Some(json!({"winner": 0, "reason": "aborted"})),
+            None => {}
+        }
         if let Some(colour) = self.room.resigned {
             return Some(json!({"winner": colour.other().number(), "reason": "resigned"}));
         }
@@ -205,9 +214,27 @@ impl LoadedRoom {
         self.game.status().outcome().map(|o| serde_json::to_value(o).expect("outcome serialises"))
     }
 
-    /// Ended by the rules, a resignation or an abandonment.
+    /// Ended by the rules, a resignation, an abandonment or the clock.
     pub fn is_over(&self) -> bool {
-        self.room.resigned.is_some() || self.room.abandoned.is_some() || self.game.status().is_over()
+        self.room.resigned.is_some()
+            || self.room.abandoned.is_some()
+            || self.room.clock.as_ref().is_some_and(|clock| clock.ended.is_some())
+            || self.game.status().is_over()
+    }
+
+    /// The colour on move while the game goes on.
+    pub fn to_move(&self) -> Option<Seat> {
+        if self.is_over() {
+            None
+        } else {
+            self.game.status().to_move()
+        }
+    }
+
+    /// How the game ends on the clock at `now`, if it does and has not been written yet.
+    pub fn clock_flag(&self, now: DateTime<Utc>) -> Option<ClockEnd> {
+        let seats_full = self.room.seats.iter().all(|seat| seat.token_hash.is_some());
+        self.room.clock.as_ref()?.flag(self.to_move(), seats_full, now)
     }
 
     /// Marks the seats whose player has not been heard of for `after` (only while both seats are
@@ -233,7 +260,8 @@ impl LoadedRoom {
     pub fn view(&self) -> Value {
         let room = &self.room;
         let mut state = self.game.view();
-        if room.resigned.is_some() || room.abandoned.is_some() {
+        let clock_ended = room.clock.as_ref().is_some_and(|clock| clock.ended.is_some());
+        if room.resigned.is_some() || room.abandoned.is_some() || clock_ended {
             state["to_move"] = Value::Null;
             state["result"] = self.result().unwrap_or(Value::Null);
         }
@@ -271,6 +299,8 @@ impl LoadedRoom {
         if let Some(watching) = self.watching {
             view["watching"] = json!(watching);
         }
+        view["clock"] = json!(room.clock.as_ref().map(|clock| clock.setting));
+        view["clocks"] = room.clock.as_ref().map_or(Value::Null, |clock| clock.view(self.to_move(), now()));
         view
     }
 }

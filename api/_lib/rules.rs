@@ -2,10 +2,12 @@
 //! takeback or a claim against an absent player does to a room, or why it is refused. The game
 //! itself is judged by `tabula-core`; this is the room around it.
 
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 use tabula_core::{MoveError, Seat};
 
+use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::room::{now, Abandonment, LoadedRoom, Room, TakebackPolicy};
 
@@ -35,6 +37,7 @@ fn illegal(reason: &'static str, message: impl Into<String>) -> ApiError {
 pub(crate) fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option<&Value>) -> Result<Room, ApiError> {
     let mut next = current.room.clone();
     let colour = next.colour_of(seat);
+    let at = now();
     // Any other change of the game answers a pending takeback request by making it stale.
     next.takeback = None;
     match action {
@@ -53,6 +56,9 @@ pub(crate) fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option
                 MoveError::Illegal { code, message } => illegal(code, message),
             })?;
             next.moves.push(mv.clone());
+            if let Some(clock) = next.clock.as_mut() {
+                clock.moved(colour, current.to_move(), at);
+            }
         }
         Action::Resign => {
             if current.is_over() {
@@ -68,6 +74,7 @@ pub(crate) fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option
             next.resigned = None;
             next.abandoned = None;
             next.game_number += 1;
+            next.clock = next.clock.map(|clock| Clock::new(clock.setting, at));
         }
         Action::Takeback => {
             if current.room.resigned.is_some() || current.room.abandoned.is_some() {
@@ -83,7 +90,7 @@ pub(crate) fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option
                 return Err(illegal("nothing_to_take_back", "you have no move in this game to take back"));
             };
             if current.room.takebacks == TakebackPolicy::Always {
-                take_back(&mut next, length)?;
+                take_back(current, &mut next, length, at)?;
             } else {
                 next.takeback = Some(seat);
             }
@@ -93,7 +100,8 @@ pub(crate) fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option
                 return Err(illegal("no_takeback_request", "the other seat has not asked for a takeback"));
             }
             let length = current.room.takeback_length(seat.other())?;
-            take_back(&mut next, length.ok_or_else(|| ApiError::internal("a takeback request with no move"))?)?;
+            let length = length.ok_or_else(|| ApiError::internal("a takeback request with no move"))?;
+            take_back(current, &mut next, length, at)?;
         }
         Action::ClaimWin | Action::ClaimDraw => {
             if current.is_over() {
@@ -112,12 +120,16 @@ pub(crate) fn apply(current: &LoadedRoom, seat: Seat, action: Action, mv: Option
         }
     }
     next.version += 1;
-    next.updated_at = now();
+    next.updated_at = at;
     Ok(next)
 }
 
-/// Removes the last `length` moves.
-fn take_back(room: &mut Room, length: usize) -> Result<(), ApiError> {
+/// Removes the last `length` moves. The side that was on move pays the time it used: a takeback
+/// gives no time back.
+fn take_back(current: &LoadedRoom, room: &mut Room, length: usize, at: DateTime<Utc>) -> Result<(), ApiError> {
+    if let Some(clock) = room.clock.as_mut() {
+        clock.restart_turn(current.to_move(), at);
+    }
     let kept = room.moves.len().checked_sub(length).ok_or_else(|| ApiError::internal("a takeback past the start"))?;
     room.moves.truncate(kept);
     // The shorter list must replay (it does: it is a prefix of a valid game); checked anyway.

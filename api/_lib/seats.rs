@@ -55,6 +55,10 @@ pub(crate) async fn claim_seat(
         claimed.seats[seat.index()] = SeatHolder { name: name.clone(), token_hash: Some(hash_token(&token)) };
         claimed.version += 1;
         claimed.updated_at = now();
+        // The first moves' time starts when a player sits down, not while the room waits.
+        if let Some(clock) = claimed.clock.as_mut().filter(|clock| !clock.running()) {
+            clock.since = claimed.updated_at;
+        }
         let mut claimed = app.stamped(claimed, true)?;
         if app.store().replace(&claimed, expected).await? {
             app.saw(&mut claimed, seat, None).await;

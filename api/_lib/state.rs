@@ -107,6 +107,32 @@ impl AppState {
         Ok(room)
     }
 
+    /// `room` with how its game ended on the clock written, if it has ended so since it was
+    /// written: any request that sees a side's time run out (or a first move not made in time)
+    /// records it, so a result is never only shown. A lost compare-and-swap reads the room again.
+    pub(crate) async fn settle_clock(&self, room: Room) -> Result<Room, ApiError> {
+        if room.clock.as_ref().is_none_or(|clock| clock.ended.is_some()) {
+            return Ok(room);
+        }
+        let at = crate::room::now();
+        let loaded = room.load()?;
+        let Some(end) = loaded.clock_flag(at) else { return Ok(loaded.room) };
+        let mut ended = loaded.room.clone();
+        if let Some(clock) = ended.clock.as_mut() {
+            clock.end(end);
+        }
+        ended.takeback = None;
+        ended.version += 1;
+        ended.updated_at = at;
+        let ended = self.stamped(ended, true)?;
+        self.cache.forget(&ended.id);
+        if self.store.replace(&ended, loaded.room.version).await? {
+            Ok(ended)
+        } else {
+            self.fetch(&ended.id).await
+        }
+    }
+
     /// Replays `room` with how many watch it; who is away only on a `fresh` room, not on the
     /// cache's copy, whose presence times may be old (another instance may have recorded the polls).
     pub(crate) fn loaded(&self, room: Room, fresh: bool) -> Result<LoadedRoom, ApiError> {

@@ -127,6 +127,9 @@ pub(crate) struct RoomRow {
     /// Listed in the lobby.
     #[serde(default)]
     pub public: bool,
+    /// `Room::clock` as JSON; NULL for a room without time control.
+    #[serde(default)]
+    pub clock: Option<Value>,
     /// Written only by `Store::touch`: never part of a row written by `create` or `replace`.
     #[serde(default, skip_serializing)]
     pub seat1_seen_at: Option<DateTime<Utc>>,
@@ -162,6 +165,7 @@ impl From<&Room> for RoomRow {
             abandoned: room.abandoned.map(|a| a.left.number()),
             abandon_draw: room.abandoned.is_some_and(|a| a.draw),
             public: room.public,
+            clock: room.clock.as_ref().map(|clock| serde_json::to_value(clock).expect("a clock serialises")),
             seat1_seen_at: room.seen[0],
             seat2_seen_at: room.seen[1],
             open_pages: room.open_pages,
@@ -200,6 +204,7 @@ impl TryFrom<RoomRow> for Room {
                 SeatHolder { name: row.seat2_name, token_hash: row.seat2_token_hash },
             ],
             public: row.public,
+            clock: row.clock.map(serde_json::from_value).transpose().map_err(|_| bad("clock"))?,
             created_at: row.created_at,
             updated_at: row.updated_at,
             pushed_view: None,

@@ -41,7 +41,7 @@ const TABLE: &str = "rooms";
 /// (a room's JSON twice over on every load would be egress for nothing).
 const ROOM_COLUMNS: &str = "room_id,game,config,moves,version,game_number,resigned,seat1_name,seat1_token_hash,\
     seat2_name,seat2_token_hash,created_at,updated_at,takeback,takeback_policy,abandoned,abandon_draw,public,\
-    seat1_seen_at,seat2_seen_at,open_pages";
+    clock,seat1_seen_at,seat2_seen_at,open_pages";
 const SOLVES: &str = "triplex_solves";
 /// A view computing each level's records in the database (`sql/init.sql`).
 const RECORDS: &str = "triplex_records";

@@ -39,7 +39,7 @@ CREATE INDEX IF NOT EXISTS triplex_solves_level ON triplex_solves (level, id);
 ";
 
 /// Columns added after the first release, for files created before them (as in `sql/init.sql`).
-const ADDED_COLUMNS: [(&str, &str); 8] = [
+const ADDED_COLUMNS: [(&str, &str); 9] = [
     ("takeback", "INTEGER CHECK (takeback IN (1, 2))"),
     ("takeback_policy", "TEXT CHECK (takeback_policy IN ('never', 'ask', 'always'))"),
     ("abandoned", "INTEGER CHECK (abandoned IN (1, 2))"),
@@ -48,14 +48,15 @@ const ADDED_COLUMNS: [(&str, &str); 8] = [
     ("seat2_seen_at", "TEXT"),
     ("public", "INTEGER NOT NULL DEFAULT 0"),
     ("open_pages", "INTEGER CHECK (open_pages >= 0)"),
+    ("clock", "TEXT"),
 ];
 
 /// The columns `create` and `replace` write (in `row_values` order), then the presence columns
 /// only `touch` writes.
 const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
     seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback, \
-    takeback_policy, abandoned, abandon_draw, public, seat1_seen_at, seat2_seen_at, open_pages";
-const WRITTEN_COLUMNS: usize = 18;
+    takeback_policy, abandoned, abandon_draw, public, clock, seat1_seen_at, seat2_seen_at, open_pages";
+const WRITTEN_COLUMNS: usize = 19;
 
 pub struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
@@ -141,6 +142,7 @@ fn row_values(row: &RoomRow) -> Result<[Box<dyn rusqlite::ToSql + Send>; WRITTEN
         Box::new(row.abandoned),
         Box::new(row.abandon_draw),
         Box::new(row.public),
+        Box::new(row.clock.as_ref().map(serde_json::Value::to_string)),
     ])
 }
 
@@ -151,7 +153,8 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
     let time = |text: String| DateTime::parse_from_rfc3339(&text).map(|t| t.to_utc()).map_err(store_error);
     let (config, moves, created, updated): (String, String, String, String) =
         (row.get(2)?, row.get(3)?, row.get(11)?, row.get(12)?);
-    let (seen_1, seen_2): (Option<String>, Option<String>) = (row.get(18)?, row.get(19)?);
+    let (clock, seen_1, seen_2): (Option<String>, Option<String>, Option<String>) =
+        (row.get(18)?, row.get(19)?, row.get(20)?);
     let parsed = (|| {
         Ok(RoomRow {
             room_id: row.get(0).map_err(store_error)?,
@@ -172,9 +175,10 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             abandoned: row.get(15).map_err(store_error)?,
             abandon_draw: row.get(16).map_err(store_error)?,
             public: row.get(17).map_err(store_error)?,
+            clock: clock.map(json).transpose()?,
             seat1_seen_at: seen_1.map(time).transpose()?,
             seat2_seen_at: seen_2.map(time).transpose()?,
-            open_pages: row.get(20).map_err(store_error)?,
+            open_pages: row.get(21).map_err(store_error)?,
             // Only Supabase Realtime's trigger sends it: not kept here.
             pushed_view: None,
         })
@@ -216,7 +220,7 @@ impl Store for SqliteStore {
             let sql = "UPDATE rooms SET game = ?2, config = ?3, moves = ?4, version = ?5, game_number = ?6, \
                 resigned = ?7, seat1_name = ?8, seat1_token_hash = ?9, seat2_name = ?10, seat2_token_hash = ?11, \
                 updated_at = ?13, takeback = ?14, takeback_policy = ?15, abandoned = ?16, abandon_draw = ?17, \
-                public = ?18 WHERE room_id = ?1 AND version = ?19 AND created_at = ?12";
+                public = ?18, clock = ?19 WHERE room_id = ?1 AND version = ?20 AND created_at = ?12";
             let mut params: Vec<&dyn rusqlite::ToSql> =
                 values.iter().map(|v| v.as_ref() as &dyn rusqlite::ToSql).collect();
             params.push(&expected);

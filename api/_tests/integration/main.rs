@@ -16,6 +16,7 @@ macro_rules! both_stores {
 
 mod cards;
 mod client;
+mod clocks;
 mod database;
 mod edges;
 mod faults;
