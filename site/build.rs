@@ -83,6 +83,10 @@ fn shown_here(id: &str) -> bool {
     if page_only && !page_bundle {
         return false;
     }
+    // Time controls: chosen on a game's page, shown in rooms and the lobby.
+    if id.starts_with("clock-") {
+        return feature("GAME_PAGE") || feature("ROOM_SCREEN") || feature("LOBBY_PAGE");
+    }
     // The lobby and quick play: the home, the lobby and game pages only.
     let lobby =
         ["lobby-", "quick-play", "public-room", "title-lobby", "description-lobby"].iter().any(|p| id.starts_with(p))

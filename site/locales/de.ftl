@@ -434,3 +434,13 @@ quick-play = Schnelle Partie
 quick-play-help = Tritt einem Spieler bei, der mit diesen Optionen wartet, oder wartet in der Lobby auf einen.
 lobby-watching = { $count } sehen zu
 lobby-start-game = { $game }: neuer Raum oder schnelle Partie
+
+# Time controls (rooms and quick play).
+clock-label = Bedenkzeit
+clock-none = Ohne Uhr
+clock-live = { $minutes } Min. + { $increment } s pro Zug
+clock-days = Fernschach: { $days } Tage pro Zug
+clock-until = { $player } zieht bis { $date }
+clock-low = { $player }: noch { $time }
+result-aborted = Abgebrochen: ein erster Zug kam nicht rechtzeitig
+reason-timeout = durch Zeitüberschreitung

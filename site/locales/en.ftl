@@ -434,3 +434,13 @@ quick-play = Quick play
 quick-play-help = Joins a player waiting with these options, or waits in the lobby for one.
 lobby-watching = { $count } watching
 lobby-start-game = { $game }: a new room or quick play
+
+# Time controls (rooms and quick play).
+clock-label = Time control
+clock-none = No clock
+clock-live = { $minutes } min + { $increment } s a move
+clock-days = Correspondence: { $days }-day moves
+clock-until = { $player } to move by { $date }
+clock-low = { $player }: { $time } left
+result-aborted = Aborted: a first move was not made in time
+reason-timeout = on time

@@ -434,3 +434,13 @@ quick-play = Partie rapide
 quick-play-help = Rejoint un joueur qui attend avec ces options, ou attend un adversaire dans le salon.
 lobby-watching = { $count } spectateurs
 lobby-start-game = { $game } : nouvelle salle ou partie rapide
+
+# Time controls (rooms and quick play).
+clock-label = Cadence
+clock-none = Sans pendule
+clock-live = { $minutes } min + { $increment } s par coup
+clock-days = Par correspondance : { $days } jours par coup
+clock-until = { $player } joue avant le { $date }
+clock-low = { $player } : { $time } restantes
+result-aborted = Annulée : un premier coup n'a pas été joué à temps
+reason-timeout = au temps

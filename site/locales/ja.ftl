@@ -434,3 +434,13 @@ quick-play = クイック対戦
 quick-play-help = この設定で待っているプレイヤーに参加するか、ロビーで相手を待ちます。
 lobby-watching = 観戦 { $count } 人
 lobby-start-game = { $game }：新しい部屋かクイック対戦
+
+# Time controls (rooms and quick play).
+clock-label = 持ち時間
+clock-none = 時計なし
+clock-live = { $minutes } 分 + 1手 { $increment } 秒
+clock-days = 通信対局: 1手 { $days } 日
+clock-until = { $player } の期限: { $date }
+clock-low = { $player }: 残り { $time }
+result-aborted = 中止: 最初の手が時間内に指されませんでした
+reason-timeout = 時間切れ

@@ -434,3 +434,13 @@ quick-play = Быстрая игра
 quick-play-help = Присоединяет к игроку, ждущему с этими настройками, или ждёт соперника в лобби.
 lobby-watching = зрителей: { $count }
 lobby-start-game = { $game }: новая комната или быстрая игра
+
+# Time controls (rooms and quick play).
+clock-label = Контроль времени
+clock-none = Без часов
+clock-live = { $minutes } мин + { $increment } с за ход
+clock-days = По переписке: дней на ход — { $days }
+clock-until = { $player } ходит до { $date }
+clock-low = { $player }: осталось { $time }
+result-aborted = Отменена: первый ход не сделан вовремя
+reason-timeout = по времени

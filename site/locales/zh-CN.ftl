@@ -434,3 +434,13 @@ quick-play = 快速对局
 quick-play-help = 加入以相同选项等待的玩家，或在大厅中等待对手。
 lobby-watching = { $count } 人观看
 lobby-start-game = { $game }：新房间或快速对局
+
+# Time controls (rooms and quick play).
+clock-label = 用时
+clock-none = 不计时
+clock-live = { $minutes } 分钟 + 每步 { $increment } 秒
+clock-days = 通讯对局：每步 { $days } 天
+clock-until = { $player } 须在 { $date } 前走棋
+clock-low = { $player }：剩余 { $time }
+result-aborted = 已取消：未按时走出第一步
+reason-timeout = 超时

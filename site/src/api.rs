@@ -33,6 +33,13 @@ pub struct RoomView {
     /// People watching, where the server counts them (`tabula serve`).
     #[serde(default)]
     pub watching: Option<u32>,
+    /// The time control (`{"kind": "live" | "correspondence", ...}`), or null.
+    #[serde(default)]
+    pub clock: Value,
+    /// The clocks as the server counted them when it answered (`{"remainingMs": [first, second],
+    /// "running": colour or null, "asOf"}`), or null.
+    #[serde(default)]
+    pub clocks: Value,
 }
 
 fn ask() -> String {
@@ -322,9 +329,15 @@ pub async fn lobby(game: Option<&str>) -> Result<Lobby, ApiError> {
 #[cfg(feature = "game-page")]
 /// Quick play; `held` lists seats this browser holds (room code, token), so a player already
 /// waiting with these options is sent back to that seat.
-pub async fn quick_play(game: &str, config: &Value, name: &str, held: &[(String, String)]) -> Result<Joined, ApiError> {
+pub async fn quick_play(
+    game: &str,
+    config: &Value,
+    clock: &Value,
+    name: &str,
+    held: &[(String, String)],
+) -> Result<Joined, ApiError> {
     let held: Vec<Value> = held.iter().map(|(room, token)| json!({"roomId": room, "token": token})).collect();
-    let mut body = json!({"game": game, "config": config, "held": held});
+    let mut body = json!({"game": game, "config": config, "clock": clock, "held": held});
     if !name.trim().is_empty() {
         body["name"] = json!(name.trim());
     }
@@ -401,9 +414,9 @@ pub async fn join(
 
 /// Creates a room from a game's page, public (listed in the lobby) or not; seats nobody.
 #[cfg(feature = "game-page")]
-pub async fn create_room(room: &str, new: NewRoom<'_>, public: bool) -> Result<(), ApiError> {
-    let body =
-        json!({"roomId": room, "game": new.game, "config": new.config, "takebacks": new.takebacks, "public": public});
+pub async fn create_room(room: &str, new: NewRoom<'_>, public: bool, clock: &Value) -> Result<(), ApiError> {
+    let body = json!({"roomId": room, "game": new.game, "config": new.config, "takebacks": new.takebacks,
+        "public": public, "clock": clock});
     read(send(Request::post(URL), Some(&body)).await?).await.map(drop)
 }
 

@@ -4,6 +4,7 @@
 
 mod browser;
 mod chess;
+mod clocks;
 mod comforts;
 #[path = "../common/mod.rs"]
 mod common;

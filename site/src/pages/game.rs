@@ -70,6 +70,55 @@ fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&
     .into_any()
 }
 
+/// The time controls a new room or quick play offers: none, live clocks (minutes + seconds of
+/// increment) and correspondence (days per move).
+#[cfg(feature = "game-page")]
+#[derive(Clone, Copy)]
+enum ClockChoice {
+    None,
+    Live(u32, u32),
+    Days(u32),
+}
+
+#[cfg(feature = "game-page")]
+const CLOCK_CHOICES: [ClockChoice; 11] = [
+    ClockChoice::None,
+    ClockChoice::Live(3, 2),
+    ClockChoice::Live(5, 3),
+    ClockChoice::Live(10, 5),
+    ClockChoice::Live(30, 0),
+    ClockChoice::Days(1),
+    ClockChoice::Days(2),
+    ClockChoice::Days(3),
+    ClockChoice::Days(5),
+    ClockChoice::Days(7),
+    ClockChoice::Days(14),
+];
+
+#[cfg(feature = "game-page")]
+impl ClockChoice {
+    /// As the API takes it (`clock` in a new room or quick play).
+    fn json(self) -> serde_json::Value {
+        match self {
+            ClockChoice::None => serde_json::Value::Null,
+            ClockChoice::Live(minutes, increment) => {
+                serde_json::json!({"kind": "live", "initialSeconds": minutes * 60, "incrementSeconds": increment})
+            }
+            ClockChoice::Days(days) => serde_json::json!({"kind": "correspondence", "daysPerMove": days}),
+        }
+    }
+
+    fn text(self, i18n: I18n) -> String {
+        match self {
+            ClockChoice::None => i18n.t("clock-none"),
+            ClockChoice::Live(minutes, increment) => {
+                i18n.t_with("clock-live", &[("minutes", minutes.into()), ("increment", increment.into())])
+            }
+            ClockChoice::Days(days) => i18n.t_with("clock-days", &[("days", days.into())]),
+        }
+    }
+}
+
 /// The seats to send with quick play: this game's, quick-play rooms (`q...`) first, at most the 8
 /// the server reads.
 #[cfg(feature = "game-page")]
@@ -115,6 +164,9 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     };
     let colour = move |seat: Seat| screens(slug).map(|s| i18n.t(s.colour_id(seat))).unwrap_or_default();
     let takebacks = RwSignal::new("ask".to_owned());
+    // An index into `CLOCK_CHOICES`.
+    let clock = RwSignal::new(0usize);
+    let clock_json = move || CLOCK_CHOICES.get(clock.get_untracked()).copied().unwrap_or(ClockChoice::None).json();
     let public = RwSignal::new(false);
     // The options as a room is created with them, or why not (said on the page).
     let room_config = move || {
@@ -146,7 +198,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         busy.set(true);
         spawn_local(async move {
             let new = api::NewRoom { game: slug.name(), config: &config, takebacks: Some(&takebacks) };
-            match api::create_room(&code, new, public.get_untracked()).await {
+            match api::create_room(&code, new, public.get_untracked(), &clock_json()).await {
                 Ok(()) => router.open_room(code, slug),
                 Err(error) => refusal(error),
             }
@@ -158,7 +210,8 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         let Some(config) = room_config() else { return };
         busy.set(true);
         spawn_local(async move {
-            match api::quick_play(slug.name(), &config, &storage::player_name(), &quick_play_seats(slug.name())).await {
+            let (name, seats) = (storage::player_name(), quick_play_seats(slug.name()));
+            match api::quick_play(slug.name(), &config, &clock_json(), &name, &seats).await {
                 Ok(joined) => {
                     let code = joined.room.room_id;
                     if let (Some(seat), Some(token)) = (joined.seat, joined.token) {
@@ -195,6 +248,14 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                     {["ask", "never", "always"].map(|policy| view! {
                         <option value=policy>{tr(crate::play::takeback_policy_id(policy))}</option>
                     })}
+                </select>
+            </label>
+            <label class="takebacks">
+                <span>{tr("clock-label")}</span>
+                <select id="clock" on:change=move |event| clock.set(event_target_value(&event).parse().unwrap_or(0))>
+                    {CLOCK_CHOICES.iter().enumerate().map(|(index, choice)| view! {
+                        <option value=index.to_string()>{move || choice.text(i18n)}</option>
+                    }).collect_view()}
                 </select>
             </label>
             <label class="public-room">

@@ -16,6 +16,10 @@ pub fn result_line<U: GameUi>(
     (winner, reason): &(u8, String),
     names: &[Option<String>; 2],
 ) -> String {
+    // No one played: no winner, no draw.
+    if reason == "aborted" {
+        return i18n.t("result-aborted");
+    }
     let headline = match Seat::from_number(*winner) {
         Some(seat) => i18n.t_with("result-win", &[("player", colour_name::<U>(i18n, seat, names).into())]),
         None => i18n.t("result-draw"),

@@ -1,0 +1,93 @@
+//! Time controls in the browser: a game's page creates a room with a clock, and a room shows both
+//! clocks beside the board, the running one marked and ticking, low time marked and announced.
+
+use serde_json::{json, Value};
+
+use crate::browser::{click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
+use crate::common::Server;
+use crate::{exclusive, room_code};
+
+/// A POPUCOM room with `clock`, both seats taken and both first moves made (so the clocks run),
+/// through the API.
+async fn running_room(server: &Server, clock: Value) -> String {
+    let http = reqwest::Client::new();
+    let room = room_code();
+    let url = format!("{}/api/game", server.base);
+    let mut tokens = Vec::new();
+    for seat in [1, 2] {
+        let body = json!({"roomId": room, "game": "popucom", "clock": clock, "seat": seat});
+        let joined: Value = http.post(&url).json(&body).send().await.unwrap().json().await.unwrap();
+        tokens.push(joined["token"].as_str().expect("a seat's token").to_owned());
+    }
+    // Two seats taken: version 2.
+    let moves = [(2, &tokens[0], json!({"row": 4, "col": 4})), (3, &tokens[1], json!({"row": 0, "col": 0}))];
+    for (version, token, cell) in moves {
+        let body = json!({"roomId": room, "token": token, "version": version, "move": cell});
+        let view: Value = http.put(&url).json(&body).send().await.unwrap().json().await.unwrap();
+        assert_eq!(view["version"], version + 1, "{view}");
+    }
+    room
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_show_their_clocks_and_game_pages_choose_one() {
+    let _one = exclusive().await;
+    let server = Server::start(site_dist());
+    let driver = Driver::start();
+    let page = driver.browser().await;
+
+    // Red's clock runs: marked, ticking; Blue's shows its whole time.
+    let room = running_room(&server, json!({"kind": "live", "initialSeconds": 600, "incrementSeconds": 5})).await;
+    page.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&page, "return !!document.querySelector('#clock-1.running')", 15, "Red's clock running").await;
+    assert_eq!(text(&page, "#clock-2 .clock-time").await, "10:00");
+    assert!(!js(&page, "return document.querySelector('#clock-2').classList.contains('running')")
+        .await
+        .as_bool()
+        .unwrap());
+    let first = text(&page, "#clock-1 .clock-time").await;
+    assert!(first.starts_with("9:") || first == "10:00", "{first}");
+    wait_until(
+        &page,
+        &format!("return document.querySelector('#clock-1 .clock-time').textContent !== {first:?}"),
+        5,
+        "Red's clock to tick",
+    )
+    .await;
+    assert_eq!(text(&page, "#clock-alert").await, "", "plenty of time: nothing announced");
+
+    // 30 seconds: low from the start, marked; the running side's announced.
+    let room = running_room(&server, json!({"kind": "live", "initialSeconds": 30, "incrementSeconds": 0})).await;
+    page.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&page, "return !!document.querySelector('#clock-1.running.low')", 15, "Red's clock low").await;
+    let blue = js(&page, "return document.querySelector('#clock-2').className").await;
+    assert_eq!(blue, json!("clock seat-2 low"), "Blue's 30 s are low too, and not running");
+    let alert = text(&page, "#clock-alert").await;
+    assert!(alert.contains("Red") && alert.contains("0:") && !alert.contains("Blue"), "only the running side: {alert}");
+    screenshot(&page, "room-clocks-low").await;
+
+    // A correspondence move's deadline is a date.
+    let room = running_room(&server, json!({"kind": "correspondence", "daysPerMove": 3})).await;
+    page.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&page, "return !!document.querySelector('#clock-1.running')", 15, "Red's clock running").await;
+    assert_eq!(text(&page, "#clock-2 .clock-time").await, "3d 0h");
+    assert!(text(&page, ".clock-deadline").await.contains("Red"), "the date Red must move by");
+
+    // A game's page offers the time controls; a room created with one shows it.
+    page.goto(&format!("{}/popucom", server.base)).await.unwrap();
+    wait_for_app(&page).await;
+    assert_eq!(js(&page, "return document.querySelectorAll('#clock option').length").await, json!(11));
+    js(
+        &page,
+        "const s = document.getElementById('clock'); s.value = '1'; s.dispatchEvent(new Event('change')); return true",
+    )
+    .await;
+    click(&page, "#create-room").await;
+    wait_until(&page, "return location.pathname.startsWith('/room/')", 15, "the new room").await;
+    let code = js(&page, "return location.pathname.slice(6)").await.as_str().unwrap().to_owned();
+    let view: Value =
+        reqwest::get(format!("{}/api/game?roomId={code}", server.base)).await.unwrap().json().await.unwrap();
+    assert_eq!(view["clock"], json!({"kind": "live", "initialSeconds": 180, "incrementSeconds": 2}));
+    wait_until(&page, "return !!document.querySelector('#clock-1')", 15, "the new room's clocks").await;
+    assert_eq!(text(&page, "#clock-1 .clock-time").await, "3:00");
+}
