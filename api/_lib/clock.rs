@@ -154,18 +154,15 @@ impl Clock {
     }
 
     /// The clocks as pages see them at `now`: each colour's time left, the running one counted
-    /// down to `now`, so a page can tick on its own and correct itself with every answer.
+    /// down to `now`, so a page can tick on its own and correct itself with every answer. (The
+    /// room view adds `asOf`, `now` as it writes times.)
     pub fn view(&self, to_move: Option<Seat>, now: DateTime<Utc>) -> Value {
         let running = to_move.filter(|_| self.running());
         let mut remaining = self.remaining_ms;
         if let Some(side) = running {
             remaining[side.index()] = (remaining[side.index()] - self.elapsed_ms(now)).max(0);
         }
-        json!({
-            "remainingMs": remaining,
-            "running": running.map(Seat::number),
-            "asOf": crate::room::timestamp(now),
-        })
+        json!({"remainingMs": remaining, "running": running.map(Seat::number)})
     }
 }
 

@@ -300,7 +300,13 @@ impl LoadedRoom {
             view["watching"] = json!(watching);
         }
         view["clock"] = json!(room.clock.as_ref().map(|clock| clock.setting));
-        view["clocks"] = room.clock.as_ref().map_or(Value::Null, |clock| clock.view(self.to_move(), now()));
+        if let Some(clock) = &room.clock {
+            let at = now();
+            view["clocks"] = clock.view(self.to_move(), at);
+            view["clocks"]["asOf"] = json!(timestamp(at));
+        } else {
+            view["clocks"] = Value::Null;
+        }
         view
     }
 }
