@@ -272,6 +272,31 @@ pub struct LobbyRoom {
     pub watching: Option<u32>,
     /// When the room was created (RFC 3339).
     pub since: String,
+    pub clock: Option<Clock>,
+}
+
+/// A room's time control, as the lobby lists it and a game's page offers it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Clock {
+    Live {
+        seconds: u32,
+        increment: u32,
+    },
+    /// Correspondence: days per move.
+    Days(u32),
+}
+
+impl Clock {
+    /// As the API takes it (`clock` in a new room or quick play).
+    #[cfg(feature = "game-page")]
+    pub fn json(self) -> Value {
+        match self {
+            Clock::Live { seconds, increment } => {
+                json!({"kind": "live", "initialSeconds": seconds, "incrementSeconds": increment})
+            }
+            Clock::Days(days) => json!({"kind": "correspondence", "daysPerMove": days}),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -302,6 +327,15 @@ fn lobby_from_js(value: &wasm_bindgen::JsValue) -> Option<Lobby> {
             moves: number(&room, "moves").unwrap_or(0),
             watching: number(&room, "watching"),
             since: text(&room, "since").unwrap_or_default(),
+            clock: get(&room, "clock").filter(|c| c.is_object()).and_then(|clock| {
+                Some(match text(&clock, "kind")?.as_str() {
+                    "live" => Clock::Live {
+                        seconds: number(&clock, "initialSeconds")?,
+                        increment: number(&clock, "incrementSeconds")?,
+                    },
+                    _ => Clock::Days(number(&clock, "daysPerMove")?),
+                })
+            }),
         })
     };
     let list = |key: &str| array(value, key).map(|a| a.iter().filter_map(room).collect());

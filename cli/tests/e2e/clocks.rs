@@ -90,4 +90,16 @@ async fn rooms_show_their_clocks_and_game_pages_choose_one() {
     assert_eq!(view["clock"], json!({"kind": "live", "initialSeconds": 180, "incrementSeconds": 2}));
     wait_until(&page, "return !!document.querySelector('#clock-1')", 15, "the new room's clocks").await;
     assert_eq!(text(&page, "#clock-1 .clock-time").await, "3:00");
+
+    // The lobby says a public room's clock.
+    let clock = json!({"kind": "live", "initialSeconds": 90, "incrementSeconds": 3});
+    let body =
+        json!({"roomId": room_code(), "game": "popucom", "public": true, "seat": 1, "name": "Clocky", "clock": clock});
+    let created = reqwest::Client::new().post(format!("{}/api/game", server.base)).json(&body).send().await.unwrap();
+    assert_eq!(created.status(), 200);
+    page.goto(&format!("{}/lobby", server.base)).await.unwrap();
+    let row = "[...document.querySelectorAll('.lobby-room')].find(r => r.textContent.includes('Clocky'))";
+    wait_until(&page, &format!("return !!{row}"), 15, "the room in the lobby").await;
+    let listed = js(&page, &format!("return {row}.textContent")).await;
+    assert!(listed.as_str().unwrap().contains("1:30 min + 3 s a move"), "{listed}");
 }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::home::JoinByCode;
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Clock};
 use crate::catalogue::{
     config_of, half_text, option_query, option_values, Choice, GameOption, Label, OptionKind, Slug,
 };
@@ -73,49 +73,32 @@ fn option_field(i18n: I18n, option: &'static GameOption, values: RwSignal<Vec<(&
 /// The time controls a new room or quick play offers: none, live clocks (minutes + seconds of
 /// increment) and correspondence (days per move).
 #[cfg(feature = "game-page")]
-#[derive(Clone, Copy)]
-enum ClockChoice {
+const CLOCK_CHOICES: [Option<Clock>; 11] = [
     None,
-    Live(u32, u32),
-    Days(u32),
-}
-
-#[cfg(feature = "game-page")]
-const CLOCK_CHOICES: [ClockChoice; 11] = [
-    ClockChoice::None,
-    ClockChoice::Live(3, 2),
-    ClockChoice::Live(5, 3),
-    ClockChoice::Live(10, 5),
-    ClockChoice::Live(30, 0),
-    ClockChoice::Days(1),
-    ClockChoice::Days(2),
-    ClockChoice::Days(3),
-    ClockChoice::Days(5),
-    ClockChoice::Days(7),
-    ClockChoice::Days(14),
+    Some(Clock::Live { seconds: 180, increment: 2 }),
+    Some(Clock::Live { seconds: 300, increment: 3 }),
+    Some(Clock::Live { seconds: 600, increment: 5 }),
+    Some(Clock::Live { seconds: 1800, increment: 0 }),
+    Some(Clock::Days(1)),
+    Some(Clock::Days(2)),
+    Some(Clock::Days(3)),
+    Some(Clock::Days(5)),
+    Some(Clock::Days(7)),
+    Some(Clock::Days(14)),
 ];
 
-#[cfg(feature = "game-page")]
-impl ClockChoice {
-    /// As the API takes it (`clock` in a new room or quick play).
-    fn json(self) -> serde_json::Value {
-        match self {
-            ClockChoice::None => serde_json::Value::Null,
-            ClockChoice::Live(minutes, increment) => {
-                serde_json::json!({"kind": "live", "initialSeconds": minutes * 60, "incrementSeconds": increment})
-            }
-            ClockChoice::Days(days) => serde_json::json!({"kind": "correspondence", "daysPerMove": days}),
+/// A time control as players read it: `5 min + 3 s a move`, `Correspondence: 3-day moves`.
+pub fn clock_text(i18n: I18n, clock: Option<Clock>) -> String {
+    match clock {
+        None => i18n.t("clock-none"),
+        Some(Clock::Live { seconds, increment }) => {
+            let minutes = match seconds % 60 {
+                0 => (seconds / 60).to_string(),
+                rest => format!("{}:{rest:02}", seconds / 60),
+            };
+            i18n.t_with("clock-live", &[("minutes", minutes.into()), ("increment", increment.into())])
         }
-    }
-
-    fn text(self, i18n: I18n) -> String {
-        match self {
-            ClockChoice::None => i18n.t("clock-none"),
-            ClockChoice::Live(minutes, increment) => {
-                i18n.t_with("clock-live", &[("minutes", minutes.into()), ("increment", increment.into())])
-            }
-            ClockChoice::Days(days) => i18n.t_with("clock-days", &[("days", days.into())]),
-        }
+        Some(Clock::Days(days)) => i18n.t_with("clock-days", &[("days", days.into())]),
     }
 }
 
@@ -166,7 +149,9 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     let takebacks = RwSignal::new("ask".to_owned());
     // An index into `CLOCK_CHOICES`.
     let clock = RwSignal::new(0usize);
-    let clock_json = move || CLOCK_CHOICES.get(clock.get_untracked()).copied().unwrap_or(ClockChoice::None).json();
+    let clock_json = move || {
+        CLOCK_CHOICES.get(clock.get_untracked()).copied().flatten().map_or(serde_json::Value::Null, Clock::json)
+    };
     let public = RwSignal::new(false);
     // The options as a room is created with them, or why not (said on the page).
     let room_config = move || {
@@ -254,7 +239,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                 <span>{tr("clock-label")}</span>
                 <select id="clock" on:change=move |event| clock.set(event_target_value(&event).parse().unwrap_or(0))>
                     {CLOCK_CHOICES.iter().enumerate().map(|(index, choice)| view! {
-                        <option value=index.to_string()>{move || choice.text(i18n)}</option>
+                        <option value=index.to_string()>{move || clock_text(i18n, *choice)}</option>
                     }).collect_view()}
                 </select>
             </label>
