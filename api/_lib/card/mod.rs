@@ -210,9 +210,12 @@ fn room_text(view: &Value) -> (String, String) {
         [Some(one), None] | [None, Some(one)] => format!("{one} is waiting for an opponent: {game}"),
         [None, None] => format!("A room of {game}"),
     };
-    let description = if state["result"].is_object() {
+    let on_time = if state["result"]["reason"] == "timeout" { " on time" } else { "" };
+    let description = if state["result"]["reason"] == "aborted" {
+        "Game over: aborted, a first move was not made in time.".to_owned()
+    } else if state["result"].is_object() {
         match state["result"]["winner"].as_u64() {
-            Some(w @ 1..=2) => format!("Game over: {} won after {moves} moves.", colours[w as usize - 1]),
+            Some(w @ 1..=2) => format!("Game over: {} won{on_time} after {moves} moves.", colours[w as usize - 1]),
             _ => format!("Game over: a draw after {moves} moves."),
         }
     } else if free {
@@ -222,7 +225,26 @@ fn room_text(view: &Value) -> (String, String) {
         let turn = to_move.map_or(String::new(), |c| format!(", {} to move", colours[c as usize - 1]));
         format!("Move {}{turn}. Open the link to watch, on Tabula.", moves + 1)
     };
-    (title, description)
+    match clock_words(&view["clock"]) {
+        Some(clock) => (title, format!("{description} Clock: {clock}.")),
+        None => (title, description),
+    }
+}
+
+/// A room's time control in words (`5 min + 3 s a move`, `correspondence, 3-day moves`).
+fn clock_words(clock: &Value) -> Option<String> {
+    match clock["kind"].as_str()? {
+        "live" => {
+            let (seconds, increment) = (clock["initialSeconds"].as_u64()?, clock["incrementSeconds"].as_u64()?);
+            let minutes = match seconds % 60 {
+                0 => (seconds / 60).to_string(),
+                rest => format!("{}:{rest:02}", seconds / 60),
+            };
+            Some(format!("{minutes} min + {increment} s a move"))
+        }
+        "correspondence" => Some(format!("correspondence, {}-day moves", clock["daysPerMove"].as_u64()?)),
+        _ => None,
+    }
 }
 
 const GENERIC_TITLE: &str = "Tabula: board games with a friend, online";

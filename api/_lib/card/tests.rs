@@ -142,6 +142,18 @@ fn the_card_page_names_the_players_and_escapes_them() {
     assert!(page.contains("<title>Cy is waiting for an opponent: Go 9x9</title>"), "{page}");
     assert!(page.contains("A seat is free"), "{page}");
 
+    // A time control, and a game lost on time.
+    let mut timed = view.clone();
+    timed["clock"] = json!({"kind": "live", "initialSeconds": 300, "incrementSeconds": 3});
+    assert!(card_page(Some(&timed), "")
+        .contains("Blue to move. Open the link to watch, on Tabula. Clock: 5 min + 3 s a move."));
+    timed["clock"] = json!({"kind": "correspondence", "daysPerMove": 3});
+    timed["state"]["result"] = json!({"winner": 2, "reason": "timeout"});
+    let page = card_page(Some(&timed), "");
+    assert!(page.contains("Game over: Blue won on time after 1 moves. Clock: correspondence, 3-day moves."), "{page}");
+    timed["state"]["result"] = json!({"winner": 0, "reason": "aborted"});
+    assert!(card_page(Some(&timed), "").contains("Game over: aborted, a first move was not made in time."));
+
     let generic = card_page(None, "http://localhost:8080");
     assert!(generic.contains(r#"content="http://localhost:8080/api/card""#), "{generic}");
 }
