@@ -217,6 +217,16 @@ pub struct RoomTurn {
     pub game: String,
     pub seats: Vec<SeatColour>,
     pub state: TurnState,
+    /// The room's clocks, if it has a time control.
+    #[serde(default)]
+    pub clocks: Option<TurnClocks>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnClocks {
+    /// Each colour's time left, colour 1 first.
+    pub remaining_ms: [i64; 2],
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -236,6 +246,13 @@ impl RoomTurn {
     pub fn moves(&self, seat: u8) -> bool {
         let colour = self.seats.iter().find(|s| s.seat == seat).map(|s| s.colour);
         colour.is_some() && colour == self.state.to_move
+    }
+
+    /// The time `seat`'s player has left for the game, as the server counted it; `None` without
+    /// a clock.
+    pub fn time_left(&self, seat: u8) -> Option<i64> {
+        let colour = self.seats.iter().find(|s| s.seat == seat)?.colour;
+        Some(self.clocks.as_ref()?.remaining_ms[usize::from(colour).checked_sub(1)?.min(1)])
     }
 }
 

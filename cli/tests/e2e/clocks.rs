@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use crate::browser::{click, js, screenshot, site_dist, text, wait_for_app, wait_until, Driver};
 use crate::common::Server;
-use crate::{exclusive, room_code};
+use crate::{exclusive, room_code, take_seat};
 
 /// A POPUCOM room with `clock`, both seats taken and both first moves made (so the clocks run),
 /// through the API.
@@ -102,4 +102,29 @@ async fn rooms_show_their_clocks_and_game_pages_choose_one() {
     wait_until(&page, &format!("return !!{row}"), 15, "the room in the lobby").await;
     let listed = js(&page, &format!("return {row}.textContent")).await;
     assert!(listed.as_str().unwrap().contains("1:30 min + 3 s a move"), "{listed}");
+
+    // The home's "Your games": the rooms where it is this player's move, the least time left
+    // first, untimed last (taken in another order, so the list must sort them).
+    let mut codes = Vec::new();
+    for seconds in [60, 600, 0] {
+        let clock = match seconds {
+            0 => Value::Null,
+            _ => json!({"kind": "live", "initialSeconds": seconds, "incrementSeconds": 0}),
+        };
+        let code = room_code();
+        let body = json!({"roomId": code, "game": "popucom", "clock": clock});
+        let created =
+            reqwest::Client::new().post(format!("{}/api/game", server.base)).json(&body).send().await.unwrap();
+        assert_eq!(created.status(), 200);
+        // Seat 1 plays first: this player's move.
+        take_seat(&page, &server, &code, 1).await;
+        codes.push(format!("/room/{code}"));
+    }
+    page.goto(&server.base).await.unwrap();
+    let badges = "return document.querySelectorAll('.continue-list .your-move').length === 3";
+    wait_until(&page, badges, 15, "three rooms waiting for this player").await;
+    let listed =
+        js(&page, "return [...document.querySelectorAll('.continue-list li a')].map(a => a.getAttribute('href'))")
+            .await;
+    assert_eq!(listed, json!(codes), "one minute left, then ten, then no clock");
 }

@@ -99,13 +99,17 @@ pub fn Home() -> impl IntoView {
     let i18n = use_i18n();
     // The rooms this browser sits in, read once (the list is for this visit, and empty when
     // pre-rendered); each room is then asked whose move it is, and those waiting for this player
-    // come first.
+    // come first, the least time left first (a room without a clock after those with one).
     let held = storage::held_rooms();
-    let turns = RwSignal::new(Vec::<(String, bool)>::new());
+    // Per room: `None` when it is not this player's move, else the time left (`i64::MAX` untimed).
+    let turns = RwSignal::new(Vec::<(String, Option<i64>)>::new());
     for (code, seat) in held.clone() {
         leptos::task::spawn_local(async move {
             match api::room_turn(&code).await {
-                Ok(room) => turns.update(|t| t.push((code, room.moves(seat.seat)))),
+                Ok(room) => {
+                    let left = room.moves(seat.seat).then(|| room.time_left(seat.seat).unwrap_or(i64::MAX));
+                    turns.update(|t| t.push((code, left)));
+                }
                 Err(ApiError::Refused { .. }) => storage::forget_seat(&code),
                 Err(ApiError::Network(_)) => {}
             }
@@ -113,9 +117,10 @@ pub fn Home() -> impl IntoView {
     }
     let continue_list = (!held.is_empty()).then(|| {
         let items = move || {
-            let waiting = |code: &str| turns.with(|t| t.iter().any(|(c, mine)| c == code && *mine));
+            let left = |code: &str| turns.with(|t| t.iter().find(|(c, _)| c == code).and_then(|(_, left)| *left));
+            let waiting = |code: &str| left(code).is_some();
             let mut rooms = held.clone();
-            rooms.sort_by_key(|(code, _)| !waiting(code));
+            rooms.sort_by_key(|(code, _)| (!waiting(code), left(code).unwrap_or(i64::MAX)));
             rooms
                 .into_iter()
                 .map(|(code, seat)| {
