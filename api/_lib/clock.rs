@@ -180,6 +180,14 @@ mod tests {
         ClockSetting::Live { initial_seconds: initial, increment_seconds: increment }
     }
 
+    /// A clock of `setting` whose sides both made their first move at 0: running.
+    fn running(setting: ClockSetting) -> Clock {
+        let mut clock = Clock::new(setting, at(0));
+        clock.moved(Seat::One, Some(Seat::One), at(0));
+        clock.moved(Seat::Two, Some(Seat::Two), at(0));
+        clock
+    }
+
     #[test]
     fn settings_are_read_and_checked() {
         let read = |v: Value| ClockSetting::parse(Some(&v));
@@ -264,18 +272,14 @@ mod tests {
     #[test]
     fn the_side_on_move_pays_even_when_the_other_side_moves() {
         // Go's scoring phase: either colour marks stones; the clock that runs is the one that pays.
-        let mut clock = Clock::new(live(60, 1), at(0));
-        clock.moved(Seat::One, Some(Seat::One), at(0));
-        clock.moved(Seat::Two, Some(Seat::Two), at(0));
+        let mut clock = running(live(60, 1));
         clock.moved(Seat::Two, Some(Seat::One), at(7_000));
         assert_eq!(clock.remaining_ms, [53_000, 61_000]);
     }
 
     #[test]
     fn a_takeback_gives_no_time_back() {
-        let mut clock = Clock::new(live(60, 0), at(0));
-        clock.moved(Seat::One, Some(Seat::One), at(0));
-        clock.moved(Seat::Two, Some(Seat::Two), at(0));
+        let mut clock = running(live(60, 0));
         clock.moved(Seat::One, Some(Seat::One), at(10_000));
         // Two thinks 20 s, then One's move is taken back: Two keeps its 20 s spent.
         clock.restart_turn(Some(Seat::Two), at(30_000));

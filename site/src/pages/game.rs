@@ -88,7 +88,7 @@ const CLOCK_CHOICES: [Option<Clock>; 11] = [
 ];
 
 /// A time control as players read it: `5 min + 3 s a move`, `Correspondence: 3-day moves`.
-pub fn clock_text(i18n: I18n, clock: Option<Clock>) -> String {
+pub fn time_control_text(i18n: I18n, clock: Option<Clock>) -> String {
     match clock {
         None => i18n.t("clock-none"),
         Some(Clock::Live { seconds, increment }) => {
@@ -239,7 +239,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
                 <span>{tr("clock-label")}</span>
                 <select id="clock" on:change=move |event| clock.set(event_target_value(&event).parse().unwrap_or(0))>
                     {CLOCK_CHOICES.iter().enumerate().map(|(index, choice)| view! {
-                        <option value=index.to_string()>{move || clock_text(i18n, *choice)}</option>
+                        <option value=index.to_string()>{move || time_control_text(i18n, *choice)}</option>
                     }).collect_view()}
                 </select>
             </label>

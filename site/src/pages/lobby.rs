@@ -9,7 +9,7 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::game::{clock_text, label_text};
+use super::game::{label_text, time_control_text};
 use crate::api::{self, Lobby, LobbyRoom};
 use crate::browser;
 use crate::catalogue::{OptionKind, Slug};
@@ -51,7 +51,7 @@ fn room_row(i18n: I18n, room: LobbyRoom, waiting: bool) -> AnyView {
         details.extend(options_text(i18n, slug, &room.options));
     }
     if room.clock.is_some() {
-        details.push(clock_text(i18n, room.clock));
+        details.push(time_control_text(i18n, room.clock));
     }
     if waiting {
         details.push(room.name.clone().unwrap_or_else(|| i18n.t("lobby-someone")));
