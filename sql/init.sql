@@ -51,6 +51,10 @@ alter table public.rooms add column if not exists open_pages integer check (open
 -- each version where pages listen on Supabase Realtime: the broadcast below carries it, so a page
 -- shows a move without fetching the room. Never read by the API.
 alter table public.rooms add column if not exists pushed_view jsonb;
+-- When each seat's page last polled while visible (its player looking at the room, so no Web Push
+-- notification then); written with seat<n>_seen_at.
+alter table public.rooms add column if not exists seat1_looked_at timestamptz;
+alter table public.rooms add column if not exists seat2_looked_at timestamptz;
 
 -- The idle-room cleanup scans by last activity.
 create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
@@ -58,6 +62,21 @@ create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
 create index if not exists rooms_public_idx on public.rooms (created_at desc) where public;
 
 alter table public.rooms enable row level security;
+
+-- Web Push subscriptions ("notify me when it is my move", api/_lib/notify/): a browser's push
+-- address and keys for one seat of one room, kept by the seat token's hash (so they lapse when the
+-- seat changes hands) and deleted with their room.
+create table if not exists public.push_subscriptions (
+    room_id    text not null references public.rooms (room_id) on delete cascade,
+    endpoint   text not null check (char_length(endpoint) <= 2048),
+    seat       smallint not null check (seat in (1, 2)),
+    token_hash text not null check (token_hash ~ '^[0-9a-f]{64}$'),
+    p256dh     text not null check (char_length(p256dh) <= 200),
+    auth       text not null check (char_length(auth) <= 100),
+    created_at timestamptz not null default now(),
+    primary key (room_id, endpoint)
+);
+alter table public.push_subscriptions enable row level security;
 
 -- Triplex records: one row per accepted solve (the API checks the solution with the rule engine
 -- before it writes). Kept when rooms are cleaned up.
@@ -100,12 +119,14 @@ begin
         if exists (select from pg_roles where rolname = client_role) then
             execute format('revoke all on table public.rooms from %I', client_role);
             execute format('revoke all on table public.triplex_solves from %I', client_role);
+            execute format('revoke all on table public.push_subscriptions from %I', client_role);
             execute format('revoke all on table public.triplex_records from %I', client_role);
         end if;
     end loop;
     if exists (select from pg_roles where rolname = 'service_role') then
         grant select, insert, update, delete on table public.rooms to service_role;
         grant select, insert on table public.triplex_solves to service_role;
+        grant select, insert, update, delete on table public.push_subscriptions to service_role;
         grant select on table public.triplex_records to service_role;
     end if;
 end

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use chrono::{DateTime, Utc};
+use crate::store::Presence;
 use tabula_core::Seat;
 
 use crate::room::{Room, RoomId};
@@ -38,11 +38,12 @@ impl RoomCache {
 
     /// A poll recorded by this instance: the cached copy's presence follows, so that a move answered
     /// from the cache shows (and pushes) who watches as a poll would.
-    pub fn saw(&self, id: &RoomId, seat: Seat, at: DateTime<Utc>, open_pages: Option<u32>) {
+    pub fn saw(&self, id: &RoomId, seat: Seat, presence: Presence) {
         if let Ok(mut rooms) = self.rooms.lock() {
             if let Some(room) = rooms.get_mut(id) {
-                room.seen[seat.index()] = Some(at);
-                room.open_pages = open_pages.or(room.open_pages);
+                room.seen[seat.index()] = Some(presence.at);
+                room.looked[seat.index()] = presence.looking.then_some(presence.at);
+                room.open_pages = presence.open_pages.or(room.open_pages);
             }
         }
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::notify::{Notifier, PushHosts, VapidKeys};
 use crate::push::{Push, RoomChanges};
 use crate::ratelimit::{Limiters, LocalLimiter, RedisLimiter};
 use crate::state::AppState;
@@ -108,10 +109,31 @@ fn push_from(deployment: &Deployment, var: impl Fn(&str) -> Option<String>) -> P
     }
 }
 
+/// Web Push when its keys are set: `VAPID_PUBLIC_KEY`, `VAPID_PRIVATE_KEY` and `VAPID_SUBJECT`
+/// (all three or none), to the push services `PUSH_SERVICE_HOSTS` names (the known ones if unset).
+pub fn notifier_from_env() -> Result<Option<Notifier>, ConfigError> {
+    notifier_from(var)
+}
+
+fn notifier_from(var: impl Fn(&str) -> Option<String>) -> Result<Option<Notifier>, ConfigError> {
+    let hosts = PushHosts::parse(var("PUSH_SERVICE_HOSTS").as_deref());
+    match (var("VAPID_PUBLIC_KEY"), var("VAPID_PRIVATE_KEY"), var("VAPID_SUBJECT")) {
+        (None, None, None) => Ok(None),
+        (Some(public), Some(private), Some(subject)) => {
+            let keys = VapidKeys::new(&public, &private, &subject).map_err(ConfigError)?;
+            Ok(Some(Notifier::new(keys, hosts)))
+        }
+        _ => Err(ConfigError(
+            "Web Push needs all of VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (or none)".into(),
+        )),
+    }
+}
+
 pub fn state_from_env(deployment: &Deployment) -> Result<AppState, ConfigError> {
     let state = AppState::new(store_from_env(deployment)?, None, var("CRON_SECRET"))
         .with_limiters(limiter_from_env(deployment)?)
-        .with_push(push_from_env(deployment));
+        .with_push(push_from_env(deployment))
+        .with_notifier(notifier_from_env()?);
     Ok(match var("TABULA_ABANDON_SECONDS") {
         None => state,
         Some(v) => {
@@ -134,6 +156,24 @@ mod tests {
             Push::Off => "off".into(),
             Push::Supabase { url, socket, anon_key } => format!("{url} {socket} {anon_key}"),
         }
+    }
+
+    #[test]
+    fn web_push_needs_all_three_vapid_settings_and_a_matching_pair() {
+        let (public, private) = VapidKeys::generate().unwrap();
+        let (other, _) = VapidKeys::generate().unwrap();
+        let notifier = |vars: &[(&str, &str)]| {
+            notifier_from(|name: &str| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
+                .map(|n| n.is_some())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(notifier(&[]), Ok(false));
+        let subject = ("VAPID_SUBJECT", "mailto:ops@example.com");
+        assert_eq!(notifier(&[("VAPID_PUBLIC_KEY", &public), ("VAPID_PRIVATE_KEY", &private), subject]), Ok(true));
+        let partial = notifier(&[("VAPID_PUBLIC_KEY", &public), ("VAPID_PRIVATE_KEY", &private)]);
+        assert!(partial.unwrap_err().contains("all of"));
+        let mismatched = notifier(&[("VAPID_PUBLIC_KEY", &other), ("VAPID_PRIVATE_KEY", &private), subject]);
+        assert!(mismatched.unwrap_err().contains("not the public key"));
     }
 
     #[test]

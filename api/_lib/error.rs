@@ -38,6 +38,12 @@ pub enum ApiError {
     Unauthorized,
     #[error("not found")]
     NotFound,
+    /// `/api/notify` where no VAPID keys are set.
+    #[error("push notifications are not configured on this server")]
+    NotConfigured,
+    /// A push subscription whose endpoint the server will not send to (why).
+    #[error("{0}")]
+    EndpointRefused(String),
     #[error("method not allowed")]
     MethodNotAllowed,
     /// The rooms' store is down or too slow: nothing was changed that the client was told about.
@@ -60,7 +66,10 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::RoomNotFound(_) | ApiError::LevelNotFound(_) | ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::RoomNotFound(_) | ApiError::LevelNotFound(_) | ApiError::NotFound | ApiError::NotConfigured => {
+                StatusCode::NOT_FOUND
+            }
+            ApiError::EndpointRefused(_) => StatusCode::BAD_REQUEST,
             ApiError::NotAPlayer => StatusCode::FORBIDDEN,
             ApiError::VersionConflict { .. } | ApiError::SeatTaken(_) => StatusCode::CONFLICT,
             ApiError::IllegalMove { .. } | ApiError::WrongSolution(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -87,6 +96,8 @@ impl ApiError {
             ApiError::WrongSolution(_) => "wrong_solution",
             ApiError::Unauthorized => "unauthorized",
             ApiError::NotFound => "not_found",
+            ApiError::NotConfigured => "not_configured",
+            ApiError::EndpointRefused(_) => "endpoint_refused",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::StoreUnavailable => "store_unavailable",
             ApiError::Internal(_) => "internal",

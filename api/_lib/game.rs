@@ -38,6 +38,9 @@ struct RoomQuery {
     room_id: Option<String>,
     /// From a seated player's page: how many pages it counts with the room open (Realtime's presence).
     pages: Option<u32>,
+    /// `1` from a seated player's page while it is visible: they see the room, so no push
+    /// notification tells them of its changes.
+    visible: Option<u8>,
     /// `pgn`: the game as a record file instead of the room's JSON.
     format: Option<String>,
 }
@@ -58,7 +61,7 @@ async fn get_room(
     }
     let token = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
     if let Some(seat) = token.and_then(|token| room.seat_for_token(token)) {
-        app.saw(&mut room, seat, query.pages).await;
+        app.saw(&mut room, seat, query.pages, query.visible == Some(1)).await;
     }
     let room = app.open(room)?;
     if etag_matches(&headers, &room.etag()) {
@@ -116,7 +119,7 @@ async fn post_room(
     if let Some(token) = request.token {
         let mut room = app.settle_clock(app.fetch(&id).await?).await?;
         let seat = room.seat_for_token(&token).ok_or(ApiError::NotAPlayer)?;
-        app.saw(&mut room, seat, None).await;
+        app.saw(&mut room, seat, None, false).await;
         let loaded = app.open(room)?;
         return Ok(with_etag(
             &loaded,
@@ -223,6 +226,7 @@ async fn play(
         return Ok(None);
     }
     let next = app.loaded(next, fresh)?;
+    app.notify(&current, &next).await;
     // A finished game gets no more moves: its room leaves the cache (a rematch reads it once), so
     // the cache holds the games in play, not every game of the day.
     if next.is_over() {

@@ -13,6 +13,7 @@ pub mod function;
 mod game;
 mod http;
 pub mod lobby;
+pub mod notify;
 pub mod push;
 pub mod ratelimit;
 mod records;

@@ -23,7 +23,7 @@ use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{Stream, StreamExt};
 
 use crate::room::{Room, RoomId};
-use crate::store::{LevelRecords, Solve, Store, StoreError};
+use crate::store::{LevelRecords, Presence, Solve, Store, StoreError, Subscription};
 
 /// Changes kept for a slow listener before it skips some (it then fetches on its next poll).
 const BACKLOG: usize = 1024;
@@ -144,14 +144,20 @@ impl Store for Notifying {
         Ok(replaced)
     }
 
-    async fn touch(
-        &self,
-        id: &RoomId,
-        seat: Seat,
-        at: DateTime<Utc>,
-        open_pages: Option<u32>,
-    ) -> Result<(), StoreError> {
-        self.inner.touch(id, seat, at, open_pages).await
+    async fn touch(&self, id: &RoomId, seat: Seat, presence: Presence) -> Result<(), StoreError> {
+        self.inner.touch(id, seat, presence).await
+    }
+
+    async fn subscribe(&self, subscription: &Subscription, keep: usize) -> Result<(), StoreError> {
+        self.inner.subscribe(subscription, keep).await
+    }
+
+    async fn unsubscribe(&self, room: &RoomId, endpoint: &str) -> Result<(), StoreError> {
+        self.inner.unsubscribe(room, endpoint).await
+    }
+
+    async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError> {
+        self.inner.subscriptions(room).await
     }
 
     async fn public_rooms(

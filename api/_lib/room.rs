@@ -96,6 +96,9 @@ pub struct Room {
     /// How many pages have the room open, as a seated player's page last counted them (deployed,
     /// in Supabase Realtime's presence); written only by `Store::touch`, with `seen`.
     pub open_pages: Option<u32>,
+    /// When each seat's page last polled while visible (its player looking at the room: no push
+    /// notification then); written only by `Store::touch`, with `seen`.
+    pub looked: [Option<DateTime<Utc>>; 2],
     /// Seat 1 and seat 2.
     pub seats: [SeatHolder; 2],
     /// Listed in the lobby; chosen when the room is created (private, link only, by default).
@@ -137,6 +140,7 @@ impl Room {
             abandoned: None,
             seen: [None, None],
             open_pages: None,
+            looked: [None, None],
             seats: Default::default(),
             public: false,
             clock: None,

@@ -1,5 +1,5 @@
 //! The API's router: each resource's paths (`game.rs`, `lobby.rs`, `card/`, `events.rs`,
-//! `triplex.rs`) merged, under the rate limiter, with JSON answers for unknown paths and methods.
+//! `triplex.rs`, `notify/`) merged, under the rate limiter, with JSON answers for unknown paths and methods.
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{any, get};
@@ -37,6 +37,7 @@ fn api_routes() -> Router<AppState> {
         .merge(crate::card::routes())
         .merge(crate::events::routes())
         .merge(crate::triplex::routes())
+        .merge(crate::notify::routes())
         // Unknown API paths answer in JSON and never fall through to the site (`/api/` too: the
         // wildcard needs at least one character, found by the fuzz test).
         .route("/api/{*path}", any(|| async { ApiError::NotFound }))

@@ -61,7 +61,7 @@ pub(crate) async fn claim_seat(
         }
         let mut claimed = app.stamped(claimed, true)?;
         if app.store().replace(&claimed, expected).await? {
-            app.saw(&mut claimed, seat, None).await;
+            app.saw(&mut claimed, seat, None, false).await;
             let loaded = app.open(claimed)?;
             let body = json!({"room": loaded.view(), "seat": seat.number(), "token": token});
             return Ok(with_etag(&loaded, StatusCode::OK, body));

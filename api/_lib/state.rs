@@ -10,10 +10,11 @@ use tabula_core::Seat;
 
 use crate::cache::RoomCache;
 use crate::error::ApiError;
+use crate::notify::Notifier;
 use crate::push::{Notifying, Push};
 use crate::ratelimit::{Limiters, RateLimiter};
 use crate::room::{now, LoadedRoom, Room, RoomId};
-use crate::store::Store;
+use crate::store::{Presence, Store};
 
 /// Rooms untouched for this long are deleted by the cleanup.
 pub const IDLE_ROOM_HOURS: i64 = 48;
@@ -36,6 +37,8 @@ pub struct AppState {
     pub(crate) cache: Arc<RoomCache>,
     pub(crate) abandon_after: Duration,
     pub(crate) push: Push,
+    /// Web Push, where VAPID keys are set.
+    pub(crate) notifier: Option<Arc<Notifier>>,
 }
 
 impl AppState {
@@ -43,7 +46,7 @@ impl AppState {
     pub fn new(store: Arc<dyn Store>, limiter: Option<Arc<dyn RateLimiter>>, cron_secret: Option<String>) -> AppState {
         let abandon_after = Duration::seconds(DEFAULT_ABANDON_SECONDS);
         let limiters = limiter.map(Limiters::one);
-        AppState { store, limiters, cron_secret, cache: Arc::default(), abandon_after, push: Push::Off }
+        AppState { store, limiters, cron_secret, cache: Arc::default(), abandon_after, push: Push::Off, notifier: None }
     }
 
     pub fn with_limiters(self, limiters: Option<Limiters>) -> AppState {
@@ -58,6 +61,11 @@ impl AppState {
             _ => self.store.clone(),
         };
         AppState { store, push, ..self }
+    }
+
+    /// The same state sending Web Push notifications (`notify/`).
+    pub fn with_notifier(self, notifier: Option<Notifier>) -> AppState {
+        AppState { notifier: notifier.map(Arc::new), ..self }
     }
 
     pub(crate) fn push(&self) -> &Push {
@@ -127,6 +135,7 @@ impl AppState {
         let ended = self.stamped(ended, true)?;
         self.cache.forget(&ended.id);
         if self.store.replace(&ended, loaded.room.version).await? {
+            self.notify(&loaded, &ended.clone().load()?).await;
             Ok(ended)
         } else {
             self.fetch(&ended.id).await
@@ -177,22 +186,26 @@ impl AppState {
     }
 
     /// Records a poll by `seat` unless one was recorded recently (or much sooner for short
-    /// abandonment times, so presence stays finer than the time it is judged by), or the count of
-    /// open pages its page reports changed (only kept where Realtime's presence is what counts them).
-    /// Best effort: a failed write is logged and the request goes on (a poll still gets its room,
-    /// a new seat still gets its token).
-    pub(crate) async fn saw(&self, room: &mut Room, seat: Seat, open_pages: Option<u32>) {
+    /// abandonment times, so presence stays finer than the time it is judged by), the page's
+    /// visibility changed (`looking`: the player sees the room, so no push notification), or the
+    /// count of open pages its page reports changed (only kept where Realtime's presence is what
+    /// counts them). Best effort: a failed write is logged and the request goes on (a poll still
+    /// gets its room, a new seat still gets its token).
+    pub(crate) async fn saw(&self, room: &mut Room, seat: Seat, open_pages: Option<u32>, looking: bool) {
         let now = now();
         let every = Duration::seconds(PRESENCE_WRITE_SECONDS).min(self.abandon_after / 4);
         let open_pages =
             open_pages.filter(|_| matches!(self.push, Push::Supabase { .. })).map(|n| n.min(MAX_OPEN_PAGES));
         let due = room.seen[seat.index()].is_none_or(|seen| now - seen >= every);
-        if due || open_pages.is_some_and(|n| room.open_pages != Some(n)) {
-            match self.store.touch(&room.id, seat, now, open_pages).await {
+        let was_looking = room.looked[seat.index()].is_some();
+        if due || looking != was_looking || open_pages.is_some_and(|n| room.open_pages != Some(n)) {
+            let presence = Presence { at: now, looking, open_pages };
+            match self.store.touch(&room.id, seat, presence).await {
                 Ok(()) => {
                     room.seen[seat.index()] = Some(now);
+                    room.looked[seat.index()] = looking.then_some(now);
                     room.open_pages = open_pages.or(room.open_pages);
-                    self.cache.saw(&room.id, seat, now, open_pages);
+                    self.cache.saw(&room.id, seat, presence);
                 }
                 Err(error) => tracing::warn!(%error, room = room.id.as_str(), "presence not recorded"),
             }

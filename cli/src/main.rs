@@ -108,6 +108,9 @@ enum Command {
         #[command(subcommand)]
         command: TriplexCommand,
     },
+    /// Print a fresh VAPID key pair for Web Push, as the lines `.env` takes (`VAPID_PUBLIC_KEY`,
+    /// `VAPID_PRIVATE_KEY`); keep the private one secret.
+    VapidKeys,
     /// Serve the API (/api/game) and the built site on one port.
     Serve {
         /// Address to listen on; 0.0.0.0 lets other devices on the network play.
@@ -179,6 +182,11 @@ fn main() -> ExitCode {
                 None => tabula_core::triplex::Sizes::Areas { min: min_area, max: max_area },
             };
             triplex::levels(sizes, std::io::stdout().lock())
+        }
+        Command::VapidKeys => {
+            tabula_api::notify::VapidKeys::generate().map_err(anyhow::Error::msg).map(|(public, private)| {
+                println!("VAPID_PUBLIC_KEY={public}\nVAPID_PRIVATE_KEY={private}");
+            })
         }
         Command::Serve { host, port, data, site } => serve::run(serve::ServeOptions { host, port, data, site }),
     };

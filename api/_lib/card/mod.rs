@@ -179,7 +179,7 @@ fn game_of(view: &Value) -> Option<&'static GameCard> {
     GAMES.into_iter().find(|game| view["game"].as_str() == Some(game.name))
 }
 
-fn game_title(view: &Value) -> String {
+pub(crate) fn game_title(view: &Value) -> String {
     game_of(view).map_or_else(|| "A game".into(), |game| (game.title)(view))
 }
 

@@ -48,16 +48,11 @@ pub trait Store: Send + Sync + 'static {
     /// and was created at `room.created_at` (a room deleted and created anew restarts its
     /// versions). True if it was replaced; false if the version moved on or the room is gone.
     async fn replace(&self, room: &Room, expected: i64) -> Result<bool, StoreError>;
-    /// Records that `seat`'s player was there at `at`, and with `open_pages` how many pages their
-    /// page counts with the room open, without changing the room's version (so no poller sees a
-    /// change). Nothing happens if the room is gone.
-    async fn touch(
-        &self,
-        id: &RoomId,
-        seat: Seat,
-        at: DateTime<Utc>,
-        open_pages: Option<u32>,
-    ) -> Result<(), StoreError>;
+    /// Records that `seat`'s player was there at `at`, whether `looking` at the room (its page
+    /// visible: no push notifications then), and with `open_pages` how many pages their page counts
+    /// with the room open, without changing the room's version (so no poller sees a change).
+    /// Nothing happens if the room is gone.
+    async fn touch(&self, id: &RoomId, seat: Seat, at: Presence) -> Result<(), StoreError>;
     /// Public rooms (of `game`, or of every game) changed or polled by a seated player since
     /// `since`, newest first, at most `limit`: what the lobby lists.
     async fn public_rooms(
@@ -66,7 +61,14 @@ pub trait Store: Send + Sync + 'static {
         since: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<Room>, StoreError>;
-    /// Deletes rooms untouched since `cutoff`; returns how many.
+    /// Keeps `subscription` (in place of one of its room with the same endpoint), and of its seat's
+    /// subscriptions only the `keep` newest.
+    async fn subscribe(&self, subscription: &Subscription, keep: usize) -> Result<(), StoreError>;
+    /// Removes `room`'s subscription at `endpoint`, if there is one.
+    async fn unsubscribe(&self, room: &RoomId, endpoint: &str) -> Result<(), StoreError>;
+    /// The push subscriptions of `room`'s seats.
+    async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError>;
+    /// Deletes rooms untouched since `cutoff` (and their subscriptions); returns how many.
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError>;
     /// Adds a solve of a Triplex level (its solution already checked by the engine).
     async fn add_solve(&self, solve: &Solve) -> Result<(), StoreError>;
@@ -99,6 +101,31 @@ pub struct Solve {
     /// How long the player took, in milliseconds.
     pub ms: i64,
     pub solved_at: DateTime<Utc>,
+}
+
+/// A seated player's poll, as `Store::touch` records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Presence {
+    pub at: DateTime<Utc>,
+    /// The page is visible (`visible=1` on its poll).
+    pub looking: bool,
+    /// How many pages have the room open, where Realtime's presence counts them.
+    pub open_pages: Option<u32>,
+}
+
+/// A browser's Web Push subscription for one seat of one room (`notify.rs`): kept by the seat
+/// token's hash, so it lapses when the seat changes hands; never part of a room's view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscription {
+    pub room_id: String,
+    pub seat: u8,
+    pub token_hash: String,
+    /// The push service's address for this browser (checked against the known services).
+    pub endpoint: String,
+    /// The browser's P-256 public key and authentication secret (RFC 8291), base64url.
+    pub p256dh: String,
+    pub auth: String,
+    pub created_at: DateTime<Utc>,
 }
 
 /// A room as a table row: the same columns in SQLite and PostgreSQL (`sql/init.sql`).
@@ -137,6 +164,11 @@ pub(crate) struct RoomRow {
     pub seat2_seen_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing)]
     pub open_pages: Option<u32>,
+    /// Written only by `Store::touch`: the last poll from a visible page.
+    #[serde(default, skip_serializing)]
+    pub seat1_looked_at: Option<DateTime<Utc>>,
+    #[serde(default, skip_serializing)]
+    pub seat2_looked_at: Option<DateTime<Utc>>,
     /// `Room::pushed_view`: written (NULL when none, so no older view outlives its version), never
     /// read back.
     #[serde(default, skip_deserializing)]
@@ -169,6 +201,8 @@ impl From<&Room> for RoomRow {
             seat1_seen_at: room.seen[0],
             seat2_seen_at: room.seen[1],
             open_pages: room.open_pages,
+            seat1_looked_at: room.looked[0],
+            seat2_looked_at: room.looked[1],
             pushed_view: room.pushed_view.clone(),
         }
     }
@@ -195,6 +229,7 @@ impl TryFrom<RoomRow> for Room {
                 .transpose()?,
             seen: [row.seat1_seen_at, row.seat2_seen_at],
             open_pages: row.open_pages,
+            looked: [row.seat1_looked_at, row.seat2_looked_at],
             config: row.config,
             moves: row.moves,
             version: row.version,

@@ -7,7 +7,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use postgrest::Postgrest;
 use reqwest::StatusCode;
 
-use super::{LevelRecords, RoomRow, Solve, Store, StoreError};
+use super::{LevelRecords, Presence, RoomRow, Solve, Store, StoreError, Subscription};
 use tabula_core::{GameKind, Seat};
 
 use crate::room::{Room, RoomId};
@@ -41,7 +41,10 @@ const TABLE: &str = "rooms";
 /// (a room's JSON twice over on every load would be egress for nothing).
 const ROOM_COLUMNS: &str = "room_id,game,config,moves,version,game_number,resigned,seat1_name,seat1_token_hash,\
     seat2_name,seat2_token_hash,created_at,updated_at,takeback,takeback_policy,abandoned,abandon_draw,public,\
-    clock,seat1_seen_at,seat2_seen_at,open_pages";
+    clock,seat1_seen_at,seat2_seen_at,open_pages,seat1_looked_at,seat2_looked_at";
+/// Web Push subscriptions, by room and endpoint (`sql/init.sql`).
+const SUBSCRIPTIONS: &str = "push_subscriptions";
+const SUBSCRIPTION_COLUMNS: &str = "room_id,seat,token_hash,endpoint,p256dh,auth,created_at";
 const SOLVES: &str = "triplex_solves";
 /// A view computing each level's records in the database (`sql/init.sql`).
 const RECORDS: &str = "triplex_records";
@@ -155,16 +158,12 @@ impl Store for PostgrestStore {
         Ok(!Self::rows::<serde_json::Value>(response, "replace").await?.is_empty())
     }
 
-    async fn touch(
-        &self,
-        id: &RoomId,
-        seat: Seat,
-        at: DateTime<Utc>,
-        open_pages: Option<u32>,
-    ) -> Result<(), StoreError> {
-        let column = format!("seat{}_seen_at", seat.number());
-        let mut body = serde_json::json!({ column: at.to_rfc3339_opts(SecondsFormat::Micros, true) });
-        if let Some(open_pages) = open_pages {
+    async fn touch(&self, id: &RoomId, seat: Seat, presence: Presence) -> Result<(), StoreError> {
+        let at = presence.at.to_rfc3339_opts(SecondsFormat::Micros, true);
+        let looked = presence.looking.then(|| at.clone());
+        let n = seat.number();
+        let mut body = serde_json::json!({ format!("seat{n}_seen_at"): at, format!("seat{n}_looked_at"): looked });
+        if let Some(open_pages) = presence.open_pages {
             body["open_pages"] = open_pages.into();
         }
         let body = body.to_string();
@@ -188,6 +187,31 @@ impl Store for PostgrestStore {
         let query = query.or(recent).order("created_at.desc").limit(limit);
         let rows: Vec<RoomRow> = Self::rows(send(query.execute()).await?, "public_rooms").await?;
         rows.into_iter().map(Room::try_from).collect()
+    }
+
+    async fn subscribe(&self, subscription: &Subscription, keep: usize) -> Result<(), StoreError> {
+        let body = serde_json::to_string(subscription).map_err(store_error)?;
+        let upsert = self.client.from(SUBSCRIPTIONS).select("endpoint").upsert(body).on_conflict("room_id,endpoint");
+        Self::rows::<serde_json::Value>(send(upsert.execute()).await?, "subscribe").await?;
+        let seat = subscription.seat.to_string();
+        let mine = self.client.from(SUBSCRIPTIONS).select("endpoint").eq("room_id", &subscription.room_id);
+        let mine = mine.eq("seat", &seat).order("created_at.desc");
+        let endpoints: Vec<serde_json::Value> = Self::rows(send(mine.execute()).await?, "subscribe").await?;
+        for old in endpoints.iter().skip(keep).filter_map(|row| row["endpoint"].as_str()) {
+            self.unsubscribe(&RoomId::parse(&subscription.room_id).map_err(store_error)?, old).await?;
+        }
+        Ok(())
+    }
+
+    async fn unsubscribe(&self, room: &RoomId, endpoint: &str) -> Result<(), StoreError> {
+        let delete = self.client.from(SUBSCRIPTIONS).select("endpoint").eq("room_id", room.as_str());
+        let delete = delete.eq("endpoint", endpoint).delete();
+        Self::rows::<serde_json::Value>(send(delete.execute()).await?, "unsubscribe").await.map(drop)
+    }
+
+    async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError> {
+        let query = self.client.from(SUBSCRIPTIONS).select(SUBSCRIPTION_COLUMNS).eq("room_id", room.as_str());
+        Self::rows(send(query.order("created_at").execute()).await?, "subscriptions").await
     }
 
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {

@@ -8,7 +8,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use tabula_core::{GameKind, Seat};
 
-use super::{LevelRecords, RoomRow, Solve, Store, StoreError};
+use super::{LevelRecords, Presence, RoomRow, Solve, Store, StoreError, Subscription};
 use crate::room::{Room, RoomId};
 
 const SCHEMA: &str = "
@@ -36,10 +36,20 @@ CREATE TABLE IF NOT EXISTS triplex_solves (
     solved_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS triplex_solves_level ON triplex_solves (level, id);
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    room_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    seat INTEGER NOT NULL CHECK (seat IN (1, 2)),
+    token_hash TEXT NOT NULL,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (room_id, endpoint)
+);
 ";
 
 /// Columns added after the first release, for files created before them (as in `sql/init.sql`).
-const ADDED_COLUMNS: [(&str, &str); 9] = [
+const ADDED_COLUMNS: [(&str, &str); 11] = [
     ("takeback", "INTEGER CHECK (takeback IN (1, 2))"),
     ("takeback_policy", "TEXT CHECK (takeback_policy IN ('never', 'ask', 'always'))"),
     ("abandoned", "INTEGER CHECK (abandoned IN (1, 2))"),
@@ -49,13 +59,16 @@ const ADDED_COLUMNS: [(&str, &str); 9] = [
     ("public", "INTEGER NOT NULL DEFAULT 0"),
     ("open_pages", "INTEGER CHECK (open_pages >= 0)"),
     ("clock", "TEXT"),
+    ("seat1_looked_at", "TEXT"),
+    ("seat2_looked_at", "TEXT"),
 ];
 
 /// The columns `create` and `replace` write (in `row_values` order), then the presence columns
 /// only `touch` writes.
 const COLUMNS: &str = "room_id, game, config, moves, version, game_number, resigned, \
     seat1_name, seat1_token_hash, seat2_name, seat2_token_hash, created_at, updated_at, takeback, \
-    takeback_policy, abandoned, abandon_draw, public, clock, seat1_seen_at, seat2_seen_at, open_pages";
+    takeback_policy, abandoned, abandon_draw, public, clock, seat1_seen_at, seat2_seen_at, open_pages, \
+    seat1_looked_at, seat2_looked_at";
 const WRITTEN_COLUMNS: usize = 19;
 
 pub struct SqliteStore {
@@ -155,6 +168,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
         (row.get(2)?, row.get(3)?, row.get(11)?, row.get(12)?);
     let (clock, seen_1, seen_2): (Option<String>, Option<String>, Option<String>) =
         (row.get(18)?, row.get(19)?, row.get(20)?);
+    let (looked_1, looked_2): (Option<String>, Option<String>) = (row.get(22)?, row.get(23)?);
     let parsed = (|| {
         Ok(RoomRow {
             room_id: row.get(0).map_err(store_error)?,
@@ -179,6 +193,8 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<RoomRow, StoreEr
             seat1_seen_at: seen_1.map(time).transpose()?,
             seat2_seen_at: seen_2.map(time).transpose()?,
             open_pages: row.get(21).map_err(store_error)?,
+            seat1_looked_at: looked_1.map(time).transpose()?,
+            seat2_looked_at: looked_2.map(time).transpose()?,
             // Only Supabase Realtime's trigger sends it: not kept here.
             pushed_view: None,
         })
@@ -229,20 +245,84 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn touch(
-        &self,
-        id: &RoomId,
-        seat: Seat,
-        at: DateTime<Utc>,
-        open_pages: Option<u32>,
-    ) -> Result<(), StoreError> {
-        let (id, at) = (id.as_str().to_owned(), time_text(at));
-        // The column name comes from the seat, never from input; no count keeps the last one.
+    async fn touch(&self, id: &RoomId, seat: Seat, presence: Presence) -> Result<(), StoreError> {
+        let (id, at) = (id.as_str().to_owned(), time_text(presence.at));
+        let looked = presence.looking.then(|| at.clone());
+        // The column names come from the seat, never from input; no count keeps the last one.
+        let n = seat.number();
         let sql = format!(
-            "UPDATE rooms SET seat{}_seen_at = ?2, open_pages = coalesce(?3, open_pages) WHERE room_id = ?1",
-            seat.number()
+            "UPDATE rooms SET seat{n}_seen_at = ?2, seat{n}_looked_at = ?4, open_pages = coalesce(?3, open_pages) \
+             WHERE room_id = ?1"
         );
-        self.with(move |db| db.execute(&sql, params![id, at, open_pages]).map(drop).map_err(store_error)).await
+        let open_pages = presence.open_pages;
+        self.with(move |db| db.execute(&sql, params![id, at, open_pages, looked]).map(drop).map_err(store_error)).await
+    }
+
+    async fn subscribe(&self, subscription: &Subscription, keep: usize) -> Result<(), StoreError> {
+        let s = subscription.clone();
+        self.with(move |db| {
+            db.execute(
+                "INSERT OR REPLACE INTO push_subscriptions \
+                 (room_id, endpoint, seat, token_hash, p256dh, auth, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![s.room_id, s.endpoint, s.seat, s.token_hash, s.p256dh, s.auth, time_text(s.created_at)],
+            )
+            .map_err(store_error)?;
+            db.execute(
+                "DELETE FROM push_subscriptions WHERE room_id = ?1 AND seat = ?2 AND endpoint NOT IN \
+                 (SELECT endpoint FROM push_subscriptions WHERE room_id = ?1 AND seat = ?2 \
+                  ORDER BY created_at DESC LIMIT ?3)",
+                params![s.room_id, s.seat, keep as i64],
+            )
+            .map(drop)
+            .map_err(store_error)
+        })
+        .await
+    }
+
+    async fn unsubscribe(&self, room: &RoomId, endpoint: &str) -> Result<(), StoreError> {
+        let (room, endpoint) = (room.as_str().to_owned(), endpoint.to_owned());
+        self.with(move |db| {
+            db.execute("DELETE FROM push_subscriptions WHERE room_id = ?1 AND endpoint = ?2", params![room, endpoint])
+                .map(drop)
+                .map_err(store_error)
+        })
+        .await
+    }
+
+    async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError> {
+        let room = room.as_str().to_owned();
+        self.with(move |db| {
+            let mut query = db
+                .prepare(
+                    "SELECT room_id, seat, token_hash, endpoint, p256dh, auth, created_at FROM push_subscriptions \
+                     WHERE room_id = ?1 ORDER BY created_at",
+                )
+                .map_err(store_error)?;
+            let rows = query
+                .query_map([room], |row| {
+                    let created: String = row.get(6)?;
+                    Ok((
+                        Subscription {
+                            room_id: row.get(0)?,
+                            seat: row.get(1)?,
+                            token_hash: row.get(2)?,
+                            endpoint: row.get(3)?,
+                            p256dh: row.get(4)?,
+                            auth: row.get(5)?,
+                            created_at: DateTime::<Utc>::MIN_UTC,
+                        },
+                        created,
+                    ))
+                })
+                .map_err(store_error)?;
+            rows.map(|row| {
+                let (subscription, created) = row.map_err(store_error)?;
+                let created_at = DateTime::parse_from_rfc3339(&created).map_err(store_error)?.to_utc();
+                Ok(Subscription { created_at, ..subscription })
+            })
+            .collect()
+        })
+        .await
     }
 
     async fn public_rooms(
@@ -270,7 +350,11 @@ impl Store for SqliteStore {
     async fn delete_idle(&self, cutoff: DateTime<Utc>) -> Result<u64, StoreError> {
         let cutoff = time_text(cutoff);
         self.with(move |db| {
-            Ok(db.execute("DELETE FROM rooms WHERE updated_at < ?1", params![cutoff]).map_err(store_error)? as u64)
+            let deleted =
+                db.execute("DELETE FROM rooms WHERE updated_at < ?1", params![cutoff]).map_err(store_error)?;
+            db.execute("DELETE FROM push_subscriptions WHERE room_id NOT IN (SELECT room_id FROM rooms)", [])
+                .map_err(store_error)?;
+            Ok(deleted as u64)
         })
         .await
     }
