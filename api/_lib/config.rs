@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::notify::{Notifier, PushHosts, VapidKeys};
 use crate::push::{Push, RoomChanges};
 use crate::ratelimit::{Limiters, LocalLimiter, RedisLimiter};
 use crate::state::AppState;
 use crate::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
+use crate::webpush::{Notifier, PushHosts, VapidKeys};
 
 /// The deployed functions' limit when `RATE_LIMIT_PER_MINUTE` is not set.
 pub const DEFAULT_RATE_LIMIT_PER_MINUTE: u32 = 200;

@@ -25,6 +25,7 @@ mod state;
 pub mod store;
 pub mod token;
 pub mod triplex;
+pub mod webpush;
 
 pub use routes::router;
 pub use state::{AppState, IDLE_ROOM_HOURS};

@@ -10,11 +10,11 @@ use tabula_core::Seat;
 
 use crate::cache::RoomCache;
 use crate::error::ApiError;
-use crate::notify::Notifier;
 use crate::push::{Notifying, Push};
 use crate::ratelimit::{Limiters, RateLimiter};
 use crate::room::{now, LoadedRoom, Room, RoomId};
 use crate::store::{Presence, Store};
+use crate::webpush::Notifier;
 
 /// Rooms untouched for this long are deleted by the cleanup.
 pub const IDLE_ROOM_HOURS: i64 = 48;

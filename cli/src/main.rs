@@ -184,7 +184,7 @@ fn main() -> ExitCode {
             triplex::levels(sizes, std::io::stdout().lock())
         }
         Command::VapidKeys => {
-            tabula_api::notify::VapidKeys::generate().map_err(anyhow::Error::msg).map(|(public, private)| {
+            tabula_api::webpush::VapidKeys::generate().map_err(anyhow::Error::msg).map(|(public, private)| {
                 println!("VAPID_PUBLIC_KEY={public}\nVAPID_PRIVATE_KEY={private}");
             })
         }

@@ -251,6 +251,7 @@ fn test_timed(timings: &mut timings::Timings) -> Result<()> {
         ("TABULA_POSTGREST", services.postgrest.as_os_str()),
         ("TABULA_LIGHTHOUSE_MODULES", services.lighthouse_modules.as_os_str()),
         ("TABULA_PYFFISH", services.pyffish.as_os_str()),
+        ("TABULA_WEB_PUSH_TESTING", services.web_push_testing.as_os_str()),
         ("TABULA_SITE_DIST", dist.as_os_str()),
     ];
     let side_envs = envs.clone();

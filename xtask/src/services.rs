@@ -1,7 +1,7 @@
 //! Installs the programs the integration tests start (they start and stop them themselves):
 //! PostgreSQL with pg_cron, redis-server, Chromium and chromedriver, GNU Go and Python 3 (for the
 //! shared Go checking scripts) from Debian's packages,
-//! PostgREST 12, Binaryen 123 (for the site build), Lighthouse 12 (with the puppeteer-core it drives Chromium with) and the Vercel CLI
+//! PostgREST 12, a Web Push service stand-in (web-push-testing), Binaryen 123 (for the site build), Lighthouse 12 (with the puppeteer-core it drives Chromium with) and the Vercel CLI
 //! (with its official Rust runtime) from the npm registry, and Fairy-Stockfish's Python binding (pyffish) from PyPI, into a per-user cache.
 //! Anything already present is left alone.
 
@@ -21,6 +21,9 @@ const VERCEL_PACKAGE: (&str, &str) = ("vercel", "64.0.2");
 /// JavaScript and WebAssembly, run by Node.js), the same on every machine and on Vercel's build
 /// image. Debian 12's `binaryen` (108) breaks the bundles: their reference-typed table then fails
 /// to start in Chromium (`WebAssembly.Table.set(): Argument 1 is invalid`); 123 does not.
+/// A Web Push service stand-in for the API's tests: it takes pushes, checks their VAPID signature
+/// and decrypts them (`api/_tests/integration/notify.rs`).
+const WEB_PUSH_TESTING_PACKAGE: (&str, &str) = ("web-push-testing", "1.2.2");
 const BINARYEN_PACKAGE: (&str, &str) = ("binaryen", "123.0.0");
 /// Its pinned dependency `sandbox` 4.4.0 is not on the npm registry this project's machines reach;
 /// 4.5.0 is, and builds the same.
@@ -36,6 +39,8 @@ pub struct Services {
     pub pyffish: PathBuf,
     /// The `vercel` command (for `cargo xtask vercel-build`).
     pub vercel: PathBuf,
+    /// The `web-push-testing` package's folder (`TABULA_WEB_PUSH_TESTING`).
+    pub web_push_testing: PathBuf,
 }
 
 /// Installs a PyPI package into its own folder of the cache (`pip install --target`, which leaves
@@ -218,5 +223,8 @@ pub fn ensure_test_services() -> Result<Services> {
     let lighthouse_modules =
         lighthouse.ancestors().nth(3).expect("node_modules/lighthouse/core/index.js").to_path_buf();
     let pyffish = pip_install("pyffish", PYFFISH_PACKAGE, "pyffish")?;
-    Ok(Services { postgrest, lighthouse_modules, pyffish, vercel })
+    let web_push_server =
+        npm_install("npm-web-push-testing", WEB_PUSH_TESTING_PACKAGE, &[], "web-push-testing/src/server.js")?;
+    let web_push_testing = web_push_server.ancestors().nth(2).expect("web-push-testing/src/server.js").to_path_buf();
+    Ok(Services { postgrest, lighthouse_modules, pyffish, vercel, web_push_testing })
 }

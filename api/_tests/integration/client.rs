@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use tabula_api::push::{Push, RoomChanges};
 use tabula_api::ratelimit::{Limiters, RateLimiter};
 use tabula_api::store::{PostgrestStore, SqliteStore, Store, SupabaseKey};
+use tabula_api::webpush::{Notifier, PushHosts, VapidKeys};
 use tabula_api::{router, AppState};
 
 use crate::services::supabase;
@@ -88,6 +89,16 @@ impl TestApi {
             anon_key: "public".into(),
         };
         Self::serve(store.clone(), AppState::new(store, None, Some(CRON_SECRET.into())).with_push(push)).await
+    }
+
+    /// An API sending Web Push with a fresh VAPID pair, to the push services `hosts` allows.
+    pub async fn start_notifying(backend: Backend, hosts: PushHosts) -> (TestApi, String) {
+        let store = backend.store();
+        let (public, private) = VapidKeys::generate().expect("a VAPID pair");
+        let keys = VapidKeys::new(&public, &private, "mailto:tests@tabula.invalid").expect("the pair matches");
+        let state = AppState::new(store.clone(), None, Some(CRON_SECRET.into()))
+            .with_notifier(Some(Notifier::new(keys, hosts)));
+        (Self::serve(store, state).await, public)
     }
 
     /// An API whose players count as gone after `abandon_after` without a poll.

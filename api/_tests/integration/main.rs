@@ -25,6 +25,7 @@ mod fuzz;
 mod go_and_chess;
 mod keys;
 mod lobby;
+mod notify;
 mod presence;
 mod push;
 mod ratelimit;

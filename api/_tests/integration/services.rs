@@ -435,3 +435,50 @@ pub fn redis_url() -> &'static str {
         })
     })
 }
+
+/// The npm package `web-push-testing`'s folder: `TABULA_WEB_PUSH_TESTING`, else where `cargo xtask
+/// test` installs it.
+fn web_push_testing_package() -> PathBuf {
+    if let Some(path) = std::env::var_os("TABULA_WEB_PUSH_TESTING") {
+        return PathBuf::from(path);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("/tmp"));
+    let package = cache.join("tabula/npm-web-push-testing/node_modules/web-push-testing");
+    assert!(
+        package.join("src/server.js").is_file(),
+        "web-push-testing not found at {}; `cargo xtask test` installs it (npm)",
+        package.display()
+    );
+    package
+}
+
+/// A Web Push service stand-in (`web-push-testing`: it takes pushes as a browser's push service
+/// does, checks their VAPID signature, decrypts and keeps them), on loopback, shared by the tests;
+/// its base address. Its subscriptions' endpoints name `localhost`.
+pub fn web_push_service() -> &'static str {
+    static SERVICE: OnceLock<String> = OnceLock::new();
+    SERVICE.get_or_init(|| {
+        keep(|| {
+            let port = free_port();
+            let package = web_push_testing_package();
+            // The package's own starter listens on every interface; this one only on loopback.
+            let script = format!(
+                "const Server = require({server:?}); const {{PushApiModel}} = require({model:?});\
+                 const s = new Server(new PushApiModel(), {port});\
+                 s._server = s._app.listen({port}, '127.0.0.1'); s.setRequestHandlers();",
+                server = package.join("src/server.js"),
+                model = package.join("src/PushApiModel.js"),
+            );
+            let log = scratch_dir("web-push").join("web-push-testing.log");
+            let mut node = Command::new("node");
+            node.args(["-e", &script]);
+            let child = spawn_service(node, &log, libc::SIGKILL);
+            wait_for_port(port, "web-push-testing", &log);
+            kept_for_the_tests(child);
+            format!("http://127.0.0.1:{port}")
+        })
+    })
+}

@@ -1,0 +1,101 @@
+//! Web Push (RFC 8030): the payload encrypted for the browser (RFC 8291, `aes128gcm`), signed with
+//! the deployment's VAPID key (RFC 8292), sent only to known push services (`endpoint.rs`). What
+//! is pushed, and when, is `notify/`'s.
+
+mod endpoint;
+mod vapid;
+
+use std::time::Duration;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
+pub use self::endpoint::{is_public, PushHosts, KNOWN_PUSH_SERVICES};
+pub use self::vapid::VapidKeys;
+use crate::store::Subscription;
+
+/// How long one push may take: it is sent before the move's answer (a function may be frozen once
+/// it has answered), so a slow push service costs the mover at most this.
+const PUSH_DEADLINE: Duration = Duration::from_secs(3);
+/// How long a push service keeps a notification for an offline browser.
+const TTL_SECONDS: u32 = 24 * 3600;
+
+/// Sends Web Push: the keys, the push services allowed, an HTTP client.
+pub struct Notifier {
+    keys: VapidKeys,
+    hosts: PushHosts,
+    client: reqwest::Client,
+}
+
+impl Notifier {
+    pub fn new(keys: VapidKeys, hosts: PushHosts) -> Notifier {
+        // No redirects: a push service that redirects would lead the server past the host check.
+        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(PUSH_DEADLINE);
+        Notifier { keys, hosts, client: client.build().expect("a plain HTTP client builds") }
+    }
+
+    /// What pages subscribe with (`applicationServerKey`).
+    pub fn public_key(&self) -> &str {
+        self.keys.public_key()
+    }
+
+    /// `endpoint` if a subscription may name it, or why not.
+    pub async fn check_endpoint(&self, endpoint: &str) -> Result<reqwest::Url, String> {
+        self.hosts.check(endpoint).await
+    }
+}
+
+/// The browser's key and secret, if they are a P-256 point and 16 bytes.
+pub(crate) fn decode_keys(p256dh: &str, auth: &str) -> Result<(p256::PublicKey, web_push_native::Auth), String> {
+    let point = URL_SAFE_NO_PAD.decode(p256dh.trim_end_matches('=')).map_err(|_| "keys.p256dh is not base64url")?;
+    let public = p256::PublicKey::from_sec1_bytes(&point).map_err(|_| "keys.p256dh is not a P-256 public key")?;
+    let secret = URL_SAFE_NO_PAD.decode(auth.trim_end_matches('=')).map_err(|_| "keys.auth is not base64url")?;
+    if secret.len() != 16 {
+        return Err("keys.auth must be 16 bytes".into());
+    }
+    Ok((public, web_push_native::Auth::clone_from_slice(&secret)))
+}
+
+/// What a push service said.
+pub(crate) enum Delivery {
+    Sent,
+    /// 404 or 410: the browser unsubscribed, or the subscription expired.
+    Gone,
+    Failed(String),
+}
+
+impl Notifier {
+    pub(crate) async fn send(&self, subscription: &Subscription, payload: &[u8]) -> Delivery {
+        let url = match self.hosts.check(&subscription.endpoint).await {
+            Ok(url) => url,
+            Err(why) => return Delivery::Failed(why),
+        };
+        let (public, auth) = match decode_keys(&subscription.p256dh, &subscription.auth) {
+            Ok(keys) => keys,
+            Err(why) => return Delivery::Failed(why),
+        };
+        let body = match web_push_native::encrypt(payload.to_vec(), &public, &auth) {
+            Ok(body) => body,
+            Err(error) => return Delivery::Failed(format!("encrypting: {error}")),
+        };
+        let authorization = match self.keys.authorization(&url, chrono::Utc::now().timestamp()) {
+            Ok(header) => header,
+            Err(why) => return Delivery::Failed(why),
+        };
+        let request = self
+            .client
+            .post(url)
+            .header("TTL", TTL_SECONDS)
+            .header("Urgency", "high")
+            .header("Content-Encoding", "aes128gcm")
+            .header("Content-Type", "application/octet-stream")
+            .header("Authorization", authorization)
+            .body(body);
+        match request.send().await {
+            Ok(response) if response.status().is_success() => Delivery::Sent,
+            Ok(response) if matches!(response.status().as_u16(), 404 | 410) => Delivery::Gone,
+            Ok(response) => Delivery::Failed(format!("the push service answered {}", response.status())),
+            Err(error) => Delivery::Failed(error.to_string()),
+        }
+    }
+}
