@@ -58,6 +58,9 @@ alter table public.rooms add column if not exists seat2_looked_at timestamptz;
 
 -- The idle-room cleanup scans by last activity.
 create index if not exists rooms_updated_at_idx on public.rooms (updated_at);
+-- The cron's pass over clocks reads the games whose clock has not ended.
+create index if not exists rooms_clocked_idx on public.rooms (updated_at)
+    where clock is not null and clock ->> 'ended' is null;
 -- The lobby reads the public rooms, newest first.
 create index if not exists rooms_public_idx on public.rooms (created_at desc) where public;
 
@@ -74,6 +77,8 @@ create table if not exists public.push_subscriptions (
     p256dh     text not null check (char_length(p256dh) <= 200),
     auth       text not null check (char_length(auth) <= 100),
     created_at timestamptz not null default now(),
+    -- The last reminder sent to it (a correspondence game's 24 hours or 1 hour left), sent once.
+    reminded   text check (char_length(reminded) <= 100),
     primary key (room_id, endpoint)
 );
 alter table public.push_subscriptions enable row level security;

@@ -55,7 +55,7 @@ impl ClockSetting {
     }
 
     /// A side's whole time: the initial time, or a correspondence move's.
-    fn full_ms(self) -> i64 {
+    pub fn full_ms(self) -> i64 {
         match self {
             ClockSetting::Live { initial_seconds, .. } => i64::from(initial_seconds) * 1000,
             ClockSetting::Correspondence { days_per_move } => i64::from(days_per_move) * MS_PER_DAY,
@@ -112,6 +112,13 @@ impl Clock {
         } else {
             (!self.moved[side.index()] && elapsed > self.setting.full_ms()).then_some(ClockEnd::Aborted)
         }
+    }
+
+    /// How long `side` has left to move at `now`: its clock once the clocks run, before that the
+    /// time to make its first move (negative once past).
+    pub fn left_ms(&self, side: Seat, now: DateTime<Utc>) -> i64 {
+        let budget = if self.running() { self.remaining_ms[side.index()] } else { self.setting.full_ms() };
+        budget - self.elapsed_ms(now)
     }
 
     /// Records how the game ended on the clock: a side out of time has none left.

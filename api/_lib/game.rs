@@ -237,8 +237,19 @@ async fn play(
     Ok(Some(with_etag(&next, StatusCode::OK, next.view())))
 }
 
-/// Vercel's daily cron: delete idle rooms (which also keeps a free Supabase project awake).
-async fn cron(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+#[derive(Deserialize)]
+struct CronQuery {
+    /// `clocks`: only the pass over clocks (every minute, from pg_cron); none: everything (daily).
+    task: Option<String>,
+}
+
+/// The cron: delete idle rooms (which also keeps a free Supabase project awake), and end the games
+/// whose time ran out and remind correspondence players (`notify/`), even when nobody opens them.
+async fn cron(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<CronQuery>,
+) -> Result<Json<Value>, ApiError> {
     let expected = app.cron_secret.as_deref().filter(|s| !s.is_empty()).ok_or(ApiError::Unauthorized)?;
     let sent = headers.get(header::AUTHORIZATION).map(|v| v.as_bytes()).unwrap_or_default();
     let wanted = format!("Bearer {expected}");
@@ -246,6 +257,15 @@ async fn cron(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Va
     if !bool::from(subtle::ConstantTimeEq::ct_eq(sent, wanted.as_bytes())) {
         return Err(ApiError::Unauthorized);
     }
-    let deleted = app.store.delete_idle(Utc::now() - Duration::hours(IDLE_ROOM_HOURS)).await?;
-    Ok(Json(json!({"deleted": deleted})))
+    let deleted = match query.task.as_deref() {
+        None => Some(app.store.delete_idle(Utc::now() - Duration::hours(IDLE_ROOM_HOURS)).await?),
+        Some("clocks") => None,
+        Some(other) => return Err(ApiError::BadRequest(format!("no cron task {other:?} (only \"clocks\")"))),
+    };
+    let sweep = app.sweep_clocks().await?;
+    let mut answer = json!({"ended": sweep.ended, "reminders": sweep.reminders});
+    if let Some(deleted) = deleted {
+        answer["deleted"] = json!(deleted);
+    }
+    Ok(Json(answer))
 }

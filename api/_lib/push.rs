@@ -156,6 +156,14 @@ impl Store for Notifying {
         self.inner.unsubscribe(room, endpoint).await
     }
 
+    async fn reminded(&self, room: &RoomId, endpoint: &str, mark: &str) -> Result<(), StoreError> {
+        self.inner.reminded(room, endpoint, mark).await
+    }
+
+    async fn clocked_rooms(&self, limit: usize) -> Result<Vec<Room>, StoreError> {
+        self.inner.clocked_rooms(limit).await
+    }
+
     async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError> {
         self.inner.subscriptions(room).await
     }

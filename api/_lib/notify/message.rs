@@ -11,6 +11,10 @@ use crate::room::LoadedRoom;
 pub enum Notice {
     YourMove,
     Ended,
+    /// A correspondence game's seat on move has this many hours left.
+    Reminder {
+        hours: i64,
+    },
 }
 
 /// The seats a change from `before` to `after` concerns, and what it tells them.
@@ -43,6 +47,10 @@ impl Notice {
             Notice::YourMove => {
                 let number = room.room.moves.len() + 1;
                 ("Your move", format!("Your move in {game} against {opponent}, move {number}"))
+            }
+            Notice::Reminder { hours } => {
+                let left = if hours == 1 { "1 hour".to_owned() } else { format!("{hours} hours") };
+                ("Your move", format!("{left} left: your move in {game} against {opponent}"))
             }
             Notice::Ended => {
                 let result = &view["state"]["result"];

@@ -11,9 +11,11 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use tabula_core::Seat;
 
 pub use self::message::{notices, Notice};
 use crate::body::JsonBody;
+use crate::clock::ClockSetting;
 use crate::error::ApiError;
 use crate::room::{now, LoadedRoom, RoomId};
 use crate::state::AppState;
@@ -81,6 +83,7 @@ async fn checked(app: &AppState, request: NotifyRequest) -> Result<(RoomId, Subs
         p256dh: keys.p256dh,
         auth: keys.auth,
         created_at: now(),
+        reminded: None,
     };
     Ok((id, subscription))
 }
@@ -103,51 +106,119 @@ async fn unsubscribe(
     Ok(Json(json!({"subscribed": false})))
 }
 
+/// The reminders a correspondence game sends the seat on move, by hours left to move.
+const REMINDER_HOURS: [i64; 2] = [1, 24];
+/// The most rooms one cron pass looks at (least recently changed first).
+const SWEEP_LIMIT: usize = 500;
+
+/// What one cron pass over the clocks did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Sweep {
+    /// Games ended on the clock (a timeout, or an abort before the first moves).
+    pub ended: u64,
+    /// Reminders pushed.
+    pub reminders: u64,
+}
+
 impl AppState {
     /// Pushes what changed from `before` to `after` to the seats it concerns (`notices`), unless
-    /// their page is visible. Best effort: a failure is logged, never the request's; a push
-    /// service's 404 or 410 deletes that subscription, and so does a seat that changed hands.
+    /// their page is visible. Best effort: a failure is logged, never the request's.
     pub(crate) async fn notify(&self, before: &LoadedRoom, after: &LoadedRoom) {
-        let Some(notifier) = self.notifier.clone() else { return };
         let notices = notices(before, after);
-        if notices.is_empty() {
-            return;
+        if !notices.is_empty() {
+            self.push_notices(after, &notices, None).await;
         }
-        let room = &after.room;
-        let subscriptions = match self.store().subscriptions(&room.id).await {
+    }
+
+    /// The cron's pass over rooms with clocks: writes the games that ended on the clock (which
+    /// pushes their end), and reminds the seat on move in a correspondence game when 24 hours,
+    /// then 1 hour, are left (each reminder once, and none where a move has less time than that).
+    pub(crate) async fn sweep_clocks(&self) -> Result<Sweep, ApiError> {
+        let mut sweep = Sweep::default();
+        for room in self.store().clocked_rooms(SWEEP_LIMIT).await? {
+            let room = self.settle_clock(room).await?;
+            if room.clock.as_ref().is_some_and(|clock| clock.ended.is_some()) {
+                sweep.ended += 1;
+                continue;
+            }
+            let Some(clock) = room.clock.clone().filter(|c| matches!(c.setting, ClockSetting::Correspondence { .. }))
+            else {
+                continue;
+            };
+            let loaded = room.load()?;
+            let seats_full = loaded.room.seats.iter().all(|seat| seat.token_hash.is_some());
+            let Some(colour) = loaded.to_move().filter(|_| seats_full) else { continue };
+            let left_ms = clock.left_ms(colour, now());
+            let full_ms = clock.setting.full_ms();
+            let due = REMINDER_HOURS.into_iter().find(|h| left_ms <= h * 3_600_000 && full_ms > h * 3_600_000);
+            let Some(hours) = due else { continue };
+            let seat = Seat::ALL.into_iter().find(|s| loaded.room.colour_of(*s) == colour).unwrap_or(colour);
+            let mark = format!("{}-{}-{hours}h", loaded.room.game_number, loaded.room.moves.len());
+            sweep.reminders += self.push_notices(&loaded, &[(seat, Notice::Reminder { hours })], Some(&mark)).await;
+        }
+        Ok(sweep)
+    }
+
+    /// Sends each seat's notice to its subscriptions, unless its page is visible, and, with a
+    /// reminder's `mark`, only to those not sent that one yet; how many were sent. A push
+    /// service's 404 or 410 deletes that subscription, and so does a seat that changed hands.
+    async fn push_notices(&self, room: &LoadedRoom, notices: &[(Seat, Notice)], mark: Option<&str>) -> u64 {
+        let Some(notifier) = self.notifier.clone() else { return 0 };
+        let id = &room.room.id;
+        let subscriptions = match self.store().subscriptions(id).await {
             Ok(subscriptions) => subscriptions,
-            Err(error) => return tracing::warn!(%error, room = room.id.as_str(), "subscriptions not read"),
+            Err(error) => {
+                tracing::warn!(%error, room = id.as_str(), "subscriptions not read");
+                return 0;
+            }
         };
-        let (at, view) = (now(), after.view());
+        let (at, view) = (now(), room.view());
         let mut sends = tokio::task::JoinSet::new();
         for subscription in subscriptions {
-            let Some(seat) = tabula_core::Seat::from_number(subscription.seat) else { continue };
-            if room.holder(seat).token_hash.as_deref() != Some(subscription.token_hash.as_str()) {
-                if let Err(error) = self.store().unsubscribe(&room.id, &subscription.endpoint).await {
+            let Some(seat) = Seat::from_number(subscription.seat) else { continue };
+            if room.room.holder(seat).token_hash.as_deref() != Some(subscription.token_hash.as_str()) {
+                if let Err(error) = self.store().unsubscribe(id, &subscription.endpoint).await {
                     tracing::warn!(%error, "a lapsed subscription not deleted");
                 }
                 continue;
             }
-            let looking = room.looked[seat.index()].is_some_and(|t| (at - t).num_seconds() < LOOKING_SECONDS);
-            let Some((_, notice)) = notices.iter().find(|(s, _)| *s == seat).filter(|_| !looking) else { continue };
-            let payload = notice.payload(after, &view, seat).to_string();
+            let looking = room.room.looked[seat.index()].is_some_and(|t| (at - t).num_seconds() < LOOKING_SECONDS);
+            let sent_before = mark.is_some() && subscription.reminded.as_deref() == mark;
+            let Some((_, notice)) = notices.iter().find(|(s, _)| *s == seat) else { continue };
+            if looking || sent_before {
+                continue;
+            }
+            let payload = notice.payload(room, &view, seat).to_string();
             let notifier = Arc::clone(&notifier);
             sends.spawn(async move {
                 let delivery = notifier.send(&subscription, payload.as_bytes()).await;
                 (subscription, delivery)
             });
         }
-        while let Some(sent) = sends.join_next().await {
-            match sent {
-                Ok((_, Delivery::Sent)) => {}
-                Ok((subscription, Delivery::Gone)) => {
-                    if let Err(error) = self.store().unsubscribe(&room.id, &subscription.endpoint).await {
-                        tracing::warn!(%error, "an expired subscription not deleted");
+        let mut sent = 0;
+        while let Some(done) = sends.join_next().await {
+            let outcome = match done {
+                Ok((subscription, Delivery::Sent)) => {
+                    sent += 1;
+                    match mark {
+                        Some(mark) => self.store().reminded(id, &subscription.endpoint, mark).await,
+                        None => Ok(()),
                     }
                 }
-                Ok((_, Delivery::Failed(why))) => tracing::warn!(why, room = room.id.as_str(), "push not sent"),
-                Err(error) => tracing::warn!(%error, "push task failed"),
+                Ok((subscription, Delivery::Gone)) => self.store().unsubscribe(id, &subscription.endpoint).await,
+                Ok((_, Delivery::Failed(why))) => {
+                    tracing::warn!(why, room = id.as_str(), "push not sent");
+                    Ok(())
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "push task failed");
+                    Ok(())
+                }
+            };
+            if let Err(error) = outcome {
+                tracing::warn!(%error, room = id.as_str(), "a subscription not updated");
             }
         }
+        sent
     }
 }

@@ -66,6 +66,11 @@ pub trait Store: Send + Sync + 'static {
     async fn subscribe(&self, subscription: &Subscription, keep: usize) -> Result<(), StoreError>;
     /// Removes `room`'s subscription at `endpoint`, if there is one.
     async fn unsubscribe(&self, room: &RoomId, endpoint: &str) -> Result<(), StoreError>;
+    /// Notes on `room`'s subscription at `endpoint` the reminder `mark` was sent.
+    async fn reminded(&self, room: &RoomId, endpoint: &str, mark: &str) -> Result<(), StoreError>;
+    /// Rooms with both seats taken whose game has a clock that has not ended (running, or waiting
+    /// for the first moves), least recently changed first, at most `limit`: what the cron settles and reminds.
+    async fn clocked_rooms(&self, limit: usize) -> Result<Vec<Room>, StoreError>;
     /// The push subscriptions of `room`'s seats.
     async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError>;
     /// Deletes rooms untouched since `cutoff` (and their subscriptions); returns how many.
@@ -126,6 +131,9 @@ pub struct Subscription {
     pub p256dh: String,
     pub auth: String,
     pub created_at: DateTime<Utc>,
+    /// The last reminder sent to it (`notify::reminder_mark`), so the cron sends each one once.
+    #[serde(default)]
+    pub reminded: Option<String>,
 }
 
 /// A room as a table row: the same columns in SQLite and PostgreSQL (`sql/init.sql`).

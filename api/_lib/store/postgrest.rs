@@ -44,7 +44,7 @@ const ROOM_COLUMNS: &str = "room_id,game,config,moves,version,game_number,resign
     clock,seat1_seen_at,seat2_seen_at,open_pages,seat1_looked_at,seat2_looked_at";
 /// Web Push subscriptions, by room and endpoint (`sql/init.sql`).
 const SUBSCRIPTIONS: &str = "push_subscriptions";
-const SUBSCRIPTION_COLUMNS: &str = "room_id,seat,token_hash,endpoint,p256dh,auth,created_at";
+const SUBSCRIPTION_COLUMNS: &str = "room_id,seat,token_hash,endpoint,p256dh,auth,created_at,reminded";
 const SOLVES: &str = "triplex_solves";
 /// A view computing each level's records in the database (`sql/init.sql`).
 const RECORDS: &str = "triplex_records";
@@ -207,6 +207,20 @@ impl Store for PostgrestStore {
         let delete = self.client.from(SUBSCRIPTIONS).select("endpoint").eq("room_id", room.as_str());
         let delete = delete.eq("endpoint", endpoint).delete();
         Self::rows::<serde_json::Value>(send(delete.execute()).await?, "unsubscribe").await.map(drop)
+    }
+
+    async fn reminded(&self, room: &RoomId, endpoint: &str, mark: &str) -> Result<(), StoreError> {
+        let update = self.client.from(SUBSCRIPTIONS).select("endpoint").eq("room_id", room.as_str());
+        let update = update.eq("endpoint", endpoint).update(serde_json::json!({"reminded": mark}).to_string());
+        Self::rows::<serde_json::Value>(send(update.execute()).await?, "reminded").await.map(drop)
+    }
+
+    async fn clocked_rooms(&self, limit: usize) -> Result<Vec<Room>, StoreError> {
+        let query = self.client.from(TABLE).select(ROOM_COLUMNS).not("is", "clock", "null").is("clock->>ended", "null");
+        let query = query.not("is", "seat1_token_hash", "null").not("is", "seat2_token_hash", "null");
+        let rows: Vec<RoomRow> =
+            Self::rows(send(query.order("updated_at").limit(limit).execute()).await?, "clocked_rooms").await?;
+        rows.into_iter().map(Room::try_from).collect()
     }
 
     async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError> {

@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     p256dh TEXT NOT NULL,
     auth TEXT NOT NULL,
     created_at TEXT NOT NULL,
+    reminded TEXT,
     PRIMARY KEY (room_id, endpoint)
 );
 ";
@@ -289,12 +290,37 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn reminded(&self, room: &RoomId, endpoint: &str, mark: &str) -> Result<(), StoreError> {
+        let (room, endpoint, mark) = (room.as_str().to_owned(), endpoint.to_owned(), mark.to_owned());
+        self.with(move |db| {
+            let sql = "UPDATE push_subscriptions SET reminded = ?3 WHERE room_id = ?1 AND endpoint = ?2";
+            db.execute(sql, params![room, endpoint, mark]).map(drop).map_err(store_error)
+        })
+        .await
+    }
+
+    async fn clocked_rooms(&self, limit: usize) -> Result<Vec<Room>, StoreError> {
+        let rows = self
+            .with(move |db| {
+                let sql = format!(
+                    "SELECT {COLUMNS} FROM rooms WHERE clock IS NOT NULL AND json_extract(clock, '$.ended') IS NULL \
+                     AND seat1_token_hash IS NOT NULL AND seat2_token_hash IS NOT NULL \
+                     ORDER BY updated_at LIMIT ?1"
+                );
+                let mut statement = db.prepare(&sql).map_err(store_error)?;
+                let rows = statement.query_map([limit as i64], read_row).map_err(store_error)?;
+                rows.collect::<Result<Vec<_>, _>>().map_err(store_error)
+            })
+            .await?;
+        rows.into_iter().map(|parsed| parsed.and_then(Room::try_from)).collect()
+    }
+
     async fn subscriptions(&self, room: &RoomId) -> Result<Vec<Subscription>, StoreError> {
         let room = room.as_str().to_owned();
         self.with(move |db| {
             let mut query = db
                 .prepare(
-                    "SELECT room_id, seat, token_hash, endpoint, p256dh, auth, created_at FROM push_subscriptions \
+                    "SELECT room_id, seat, token_hash, endpoint, p256dh, auth, created_at, reminded FROM push_subscriptions \
                      WHERE room_id = ?1 ORDER BY created_at",
                 )
                 .map_err(store_error)?;
@@ -310,6 +336,7 @@ impl Store for SqliteStore {
                             p256dh: row.get(4)?,
                             auth: row.get(5)?,
                             created_at: DateTime::<Utc>::MIN_UTC,
+                            reminded: row.get(7)?,
                         },
                         created,
                     ))

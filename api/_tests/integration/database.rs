@@ -126,6 +126,39 @@ fn init_sql_is_idempotent_and_closes_the_original_games_table() {
 }
 
 #[test]
+fn cron_clocks_schedules_one_job_a_minute_that_calls_the_clock_pass() {
+    let postgres = &supabase().postgres;
+    // pg_net's function, as the job calls it, recording its calls (pg_net itself is not packaged
+    // for Debian; Supabase has it).
+    postgres
+        .sql(
+            "postgres",
+            "create schema if not exists net;
+             create table if not exists net.calls (url text, headers jsonb, timeout_milliseconds int);
+             create or replace function net.http_get(url text, params jsonb default '{}', headers jsonb default '{}',
+                 timeout_milliseconds int default 5000) returns bigint language sql as
+                 $$ insert into net.calls values (url, headers, timeout_milliseconds) returning 1::bigint $$;",
+        )
+        .unwrap();
+    let script = repo_root().join("sql/cron-clocks.sql");
+    for _ in 0..2 {
+        let output = postgres
+            .psql("postgres")
+            .args(["-v", "site_url=https://tabula.example/", "-v", "cron_secret=s3cret", "-f"])
+            .arg(&script)
+            .output()
+            .expect("psql runs");
+        assert!(output.status.success(), "cron-clocks.sql: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let jobs = postgres.sql("postgres", "select schedule from cron.job where jobname = 'tabula-clocks'").unwrap();
+    assert_eq!(jobs.lines().collect::<Vec<_>>(), ["* * * * *"], "one job, every minute, after two runs");
+    let command = postgres.sql("postgres", "select command from cron.job where jobname = 'tabula-clocks'").unwrap();
+    postgres.sql("postgres", &command).unwrap();
+    let call = postgres.sql("postgres", "select url || ' ' || (headers ->> 'Authorization') from net.calls").unwrap();
+    assert_eq!(call, "https://tabula.example/api/cron?task=clocks Bearer s3cret");
+}
+
+#[test]
 fn cron_cleanup_schedules_one_daily_job_that_deletes_idle_rooms() {
     let postgres = &supabase().postgres;
     let script = repo_root().join("sql/cron-cleanup.sql");

@@ -9,7 +9,7 @@ use tabula_api::notify::SUBSCRIPTIONS_PER_SEAT;
 use tabula_api::room::RoomId;
 use tabula_api::webpush::PushHosts;
 
-use crate::client::{room_id, Backend, Reply, TestApi};
+use crate::client::{room_id, Backend, Reply, TestApi, CRON_SECRET};
 use crate::services::web_push_service;
 
 /// A browser's subscription at the stand-in (`PushSubscription.toJSON()`), and its id there.
@@ -197,7 +197,70 @@ pub async fn a_subscription_the_push_service_expired_is_deleted_after_the_next_p
     assert!(received(&blue_browser).await.is_empty());
 }
 
+async fn cron_clocks(api: &TestApi) -> Value {
+    let reply = api
+        .send(api.http.get(format!("{}/api/cron", api.base)).query(&[("task", "clocks")]).bearer_auth(CRON_SECRET))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.raw);
+    reply.body
+}
+
+pub async fn the_cron_ends_games_out_of_time_and_reminds_correspondence_players(backend: Backend) {
+    let (api, public_key) = TestApi::start_notifying(backend, PushHosts::parse(Some("localhost"))).await;
+    let reply = api
+        .send(api.http.get(format!("{}/api/cron", api.base)).query(&[("task", "all")]).bearer_auth(CRON_SECRET))
+        .await;
+    assert_eq!((reply.status.as_u16(), reply.code()), (400, "bad_request"));
+
+    // A live game whose side on move runs out of time while nobody looks at it.
+    let room = room_id();
+    let live = json!({"clock": {"kind": "live", "initialSeconds": 1, "incrementSeconds": 0}});
+    let [red, blue] = api.seated_room_of(&room, live).await;
+    let (subscription, blue_browser) = browser_subscription(&public_key).await;
+    assert_eq!(subscribe(&api, &room, &blue, &subscription).await.status, 200);
+    let reply = api.play(&room, &red, version(&api.get(&room).await), json!({"row": 4, "col": 4})).await;
+    api.play(&room, &blue, version(&reply), json!({"row": 0, "col": 0})).await;
+    let id = RoomId::parse(&room).unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert!(cron_clocks(&api).await["ended"].as_u64().unwrap() >= 1);
+    let stored = api.store.load(&id).await.unwrap().unwrap();
+    assert!(stored.clock.unwrap().ended.is_some(), "written by the cron, not by a reader");
+    let pushed = received(&blue_browser).await;
+    let last = pushed.last().expect("the end pushed to Blue");
+    assert_eq!(last["title"], "Game over");
+    assert!(last["body"].as_str().unwrap().starts_with("You won on time"), "{pushed:?}");
+
+    // A correspondence game (2 days a move) whose side on move has less than an hour left: one
+    // reminder, once.
+    let room = room_id();
+    let correspondence = json!({"clock": {"kind": "correspondence", "daysPerMove": 2}});
+    let [red, blue] = api.seated_room_of(&room, correspondence).await;
+    let (subscription, blue_browser) = browser_subscription(&public_key).await;
+    assert_eq!(subscribe(&api, &room, &blue, &subscription).await.status, 200);
+    let reply = api.play(&room, &red, version(&api.get(&room).await), json!({"row": 4, "col": 4})).await;
+    let reply = api.play(&room, &blue, version(&reply), json!({"row": 0, "col": 0})).await;
+    api.play(&room, &red, version(&reply), json!({"row": 8, "col": 8})).await;
+    let pushed_before = received(&blue_browser).await.len();
+    cron_clocks(&api).await;
+    assert_eq!(received(&blue_browser).await.len(), pushed_before, "two days left: no reminder");
+    // Blue got the move 47.5 hours ago.
+    let id = RoomId::parse(&room).unwrap();
+    let mut stored = api.store.load(&id).await.unwrap().unwrap();
+    let clock = stored.clock.as_mut().unwrap();
+    clock.since -= chrono::Duration::minutes(47 * 60 + 30);
+    stored.version += 1;
+    assert!(api.store.replace(&stored, stored.version - 1).await.unwrap());
+    cron_clocks(&api).await;
+    cron_clocks(&api).await;
+    let pushed = received(&blue_browser).await;
+    assert_eq!(pushed.len(), pushed_before + 1, "one reminder: {pushed:?}");
+    let reminder = pushed.last().unwrap();
+    assert!(reminder["body"].as_str().unwrap().starts_with("1 hour left: your move"), "{reminder}");
+    assert_eq!(reminder["url"], format!("/room/{room}"));
+}
+
 both_stores!(
+    the_cron_ends_games_out_of_time_and_reminds_correspondence_players,
     subscriptions_are_checked_and_kept_apart_from_views,
     a_move_is_pushed_to_the_seat_on_move_unless_it_looks,
     a_subscription_the_push_service_expired_is_deleted_after_the_next_push,

@@ -120,6 +120,11 @@ pub struct Postgres {
 }
 
 impl Postgres {
+    /// psql on `database`, to be given its script and variables.
+    pub fn psql(&self, database: &str) -> Command {
+        self.psql_command(database)
+    }
+
     fn psql_command(&self, database: &str) -> Command {
         let mut command = Command::new(self.bindir.join("psql"));
         command.args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", "postgres"]).args([
