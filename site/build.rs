@@ -83,6 +83,10 @@ fn shown_here(id: &str) -> bool {
     if page_only && !page_bundle {
         return false;
     }
+    // "Notify me when it is my move": a room's own.
+    if id.starts_with("push-") {
+        return feature("ROOM_SCREEN");
+    }
     // Time controls: chosen on a game's page, shown in rooms and the lobby.
     if id.starts_with("clock-") {
         return feature("GAME_PAGE") || feature("ROOM_SCREEN") || feature("LOBBY_PAGE");

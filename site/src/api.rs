@@ -137,15 +137,19 @@ pub(crate) fn room_from(value: Value) -> Result<RoomView, ApiError> {
 }
 
 /// The room, or `Unchanged` when `etag` still matches (a cheap 304). A seated player's `token`
-/// tells the room they are still there, and `open_pages` how many pages have it open (where the
-/// push counts them).
+/// tells the room they are still there, `visible` that they see it (no push notification then),
+/// and `open_pages` how many pages have it open (where the push counts them).
 pub async fn fetch_room(
     room: &str,
     etag: Option<&str>,
     token: Option<&str>,
+    visible: bool,
     open_pages: Option<u32>,
 ) -> Result<Fetched, ApiError> {
     let mut request = Request::get(URL).query([("roomId", room)]);
+    if visible && token.is_some() {
+        request = request.query([("visible", "1")]);
+    }
     if let Some(count) = open_pages {
         request = request.query([("pages", count.to_string().as_str())]);
     }
@@ -433,7 +437,7 @@ pub async fn join(
     name: &str,
 ) -> Result<Joined, ApiError> {
     if game.is_none() && seat.is_none() && token.is_none() {
-        return match fetch_room(room, None, None, None).await? {
+        return match fetch_room(room, None, None, false, None).await? {
             Fetched::Room { room, .. } => Ok(Joined { room: *room, seat: None, token: None }),
             Fetched::Unchanged => Err(ApiError::Network("unexpected 304".into())),
         };

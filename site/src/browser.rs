@@ -195,6 +195,19 @@ pub fn ask_to_notify(done: impl FnOnce(bool) + 'static) {
     });
 }
 
+/// Starts the site's `/web-push.js` for a seat of `room` ("notify me when it is my move"): the
+/// script, loaded after the first paint, draws its switch in `#push-room` where pushes work, and
+/// reads what it needs from its `data-` attributes (`(name, value)` pairs).
+pub fn start_web_push(data: &[(&str, &str)]) {
+    let Some(document) = document() else { return };
+    let (Ok(script), Some(body)) = (document.create_element("script"), document.body()) else { return };
+    let _ = script.set_attribute("src", "/web-push.js");
+    for (name, value) in data {
+        let _ = script.set_attribute(&format!("data-{name}"), value);
+    }
+    let _ = body.append_child(&script);
+}
+
 /// Reads the file a file input was just given (its `change` event) as text and hands it to `take`
 /// (None if it cannot be read). The input is emptied, so choosing the same file again reads it again.
 #[cfg(feature = "local-screen")]

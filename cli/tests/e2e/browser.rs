@@ -228,6 +228,11 @@ pub async fn cdp(client: &Client, cmd: &'static str, params: Value) {
     client.issue_cmd(Cdp { cmd, params }).await.unwrap_or_else(|e| panic!("{cmd}: {e}"));
 }
 
+/// The same, answering the command's result or its refusal.
+pub async fn try_cdp(client: &Client, cmd: &'static str, params: Value) -> Result<Value, String> {
+    client.issue_cmd(Cdp { cmd, params }).await.map_err(|e| e.to_string())
+}
+
 /// Drags from one point of the page to another through the browser's own input (DevTools), by
 /// mouse or by touch, in six steps.
 pub async fn drag_between(client: &Client, from: (f64, f64), to: (f64, f64), touch: bool) {

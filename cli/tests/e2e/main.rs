@@ -14,6 +14,7 @@ mod go;
 mod layout;
 mod live;
 mod lobby;
+mod notify;
 mod realtime;
 mod site;
 mod targets;

@@ -288,6 +288,7 @@ pub fn build_site() -> Result<()> {
             [std::fs::read(dist.join("triplex.html"))?, std::fs::read(dist.join("triplex/level.html"))?].concat();
         std::fs::write(dist.join("sw.js"), service_worker(&offline, &locale_files, &pages)?)?;
     }
+    std::fs::write(dist.join("web-push.js"), pages::web_push_script()?)?;
     write_crawler_files(&dist, &manifest.pages)?;
     // Vercel compresses what it serves; the copies are for `tabula serve`.
     if std::env::var_os("VERCEL").is_none() {

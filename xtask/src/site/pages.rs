@@ -16,6 +16,12 @@ const REGISTER_SERVICE_WORKER: &str = include_str!("scripts/register-service-wor
 const ROOM_LOADER: &str = include_str!("scripts/room-loader.js");
 const SERVICE_WORKER: &str = include_str!("scripts/service-worker.js");
 const AI_WORKER: &str = include_str!("scripts/ai-worker.js");
+const WEB_PUSH: &str = include_str!("scripts/web-push.js");
+
+/// `web-push.js`: what a room page loads when its player wants "your move" notifications.
+pub fn web_push_script() -> Result<String> {
+    minify_js(WEB_PUSH)
+}
 
 /// `script` with each `(placeholder, value)` written in; fails if a placeholder is missing, so a
 /// renamed one cannot ship unreplaced.

@@ -2,10 +2,11 @@
 //! truth: a move shows at once (checked locally with the engine), is sent with the room's version,
 //! and is replaced by the server's answer; on a refusal the board returns to the server's state.
 //! `session.rs` holds the room's state and its network tasks, `requests.rs` what requests mean (the
-//! pure decisions), `clocks.rs` the clocks; this file the screen, from parts: the role line, the
+//! pure decisions), `clocks.rs` the clocks, `notify.rs` the "notify me" switch; this file the screen, from parts: the role line, the
 //! seats, the away notice, the board with its record, the takeback offer and the game's actions.
 
 mod clocks;
+mod notify;
 mod requests;
 mod session;
 
@@ -263,7 +264,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                     {save_button::<U>(shown.into(), names)}
                     {U::records(record)}
                 </div>
-                {super::parts::settings_panel()}
+                {(notify::push_slot::<U>(i18n, state), super::parts::settings_panel()).into_any()}
             </Show>
         </section>
     }

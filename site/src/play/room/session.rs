@@ -292,7 +292,8 @@ impl<U: GameUi> RoomSession<U> {
                 if visible != was_visible {
                     let _ = state.visible.try_set(visible);
                 }
-                let woken = news || wake_now != seen_wake || (visible && !was_visible);
+                // Hidden too: the server then knows at once to push this player's moves to them.
+                let woken = news || wake_now != seen_wake || visible != was_visible;
                 was_visible = visible;
                 let colour = seat
                     .as_ref()
@@ -311,7 +312,7 @@ impl<U: GameUi> RoomSession<U> {
                 let token = seat.map(|s| s.token);
                 // A seated page tells the room how many pages it has open, where only they count.
                 let pages = token.as_ref().and(state.open_pages.try_get_untracked().flatten()).map(|n| n as u32);
-                match api::fetch_room(&id, tag.as_deref(), token.as_deref(), pages).await {
+                match api::fetch_room(&id, tag.as_deref(), token.as_deref(), visible, pages).await {
                     Ok(Fetched::Unchanged) => {
                         failures = 0;
                         state.offline.set(false);

@@ -1,2 +1,2 @@
-// The Triplex pages work offline once visited (sw.js).
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/triplex" });
+// The Triplex pages work offline (sw.js, the site's one service worker).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" });

@@ -1,0 +1,78 @@
+//! "Notify me when it is my move" in the browser: a seated player's room shows the switch where the
+//! server has Web Push keys (none where it has not), the switch asks the browser (which, here,
+//! cannot reach a real push service, so the page says why), and the site's service worker shows a
+//! pushed message as a notification that names the room (Chromium's DevTools deliver the push).
+
+use serde_json::{json, Value};
+
+use crate::browser::{cdp, click, js, site_dist, text, try_cdp, wait_until, Driver};
+use crate::common::Server;
+use crate::{create_room, exclusive, take_seat};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_offer_push_where_the_server_has_keys_and_the_worker_shows_pushes() {
+    let _one = exclusive().await;
+    let driver = Driver::start();
+
+    // No keys: no switch (the script asks the server and draws nothing).
+    let plain = Server::start(site_dist());
+    let page = driver.browser().await;
+    let room = create_room(&plain, "popucom", json!({})).await;
+    take_seat(&page, &plain, &room, 1).await;
+    wait_until(&page, "return !!document.querySelector('script[src=\"/web-push.js\"]')", 10, "the script loaded").await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(js(&page, "return document.querySelector('#push-room').children.length").await, 0);
+    drop(plain);
+
+    // With keys: the switch; turning it on asks for permission and subscribes (which this
+    // Chromium cannot: no push service), and the page says it could not.
+    let (public, private) = tabula_api::webpush::VapidKeys::generate().unwrap();
+    let server = Server::start_with_env(
+        site_dist(),
+        &[
+            ("VAPID_PUBLIC_KEY", &public),
+            ("VAPID_PRIVATE_KEY", &private),
+            ("VAPID_SUBJECT", "mailto:e2e@tabula.invalid"),
+        ],
+    );
+    let page = driver.browser().await;
+    let origin = server.base.clone();
+    cdp(&page, "Browser.grantPermissions", json!({"origin": origin, "permissions": ["notifications"]})).await;
+    let room = create_room(&server, "popucom", json!({})).await;
+    take_seat(&page, &server, &room, 1).await;
+    wait_until(&page, "return !!document.querySelector('#push-room-on')", 10, "the notify switch").await;
+    assert_eq!(
+        js(&page, "return document.querySelector('#push-room-on').checked").await,
+        Value::Bool(false),
+        "off by default (the device's notification setting is off)"
+    );
+    click(&page, "#push-room-on").await;
+    wait_until(&page, "return document.querySelector('#push-failed').textContent !== ''", 20, "the switch's answer")
+        .await;
+    let failed = text(&page, "#push-failed").await;
+    assert!(failed.starts_with("Notifications could not be turned on ("), "{failed}");
+    assert_eq!(js(&page, "return document.querySelector('#push-room-on').checked").await, Value::Bool(false));
+
+    // The site's one worker, registered at scope "/" by the switch, shows a push as a
+    // notification with the room's address. DevTools deliver it by the registration's id, which
+    // Chromium numbers from 0 in a new profile.
+    let scope = js(&page, "return navigator.serviceWorker.getRegistration('/').then((r) => r ? r.scope : '')").await;
+    assert_eq!(scope, format!("{origin}/"), "one worker for the whole site");
+    let payload = json!({"title": "Your move", "body": "Your move in POPUCOM against Ana, move 2", "url": format!("/room/{room}"), "tag": format!("room-{room}")});
+    cdp(&page, "ServiceWorker.enable", json!({})).await;
+    let delivered = try_cdp(
+        &page,
+        "ServiceWorker.deliverPushMessage",
+        json!({"origin": origin, "registrationId": "0", "data": payload.to_string()}),
+    )
+    .await;
+    assert!(delivered.is_ok(), "the push delivered: {delivered:?}");
+    let shown = "return navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => \
+        all.map((n) => [n.title, n.body, n.data && n.data.url]))";
+    wait_until(&page, &format!("{shown}.then((all) => all.length === 1)"), 10, "the notification").await;
+    let notification = js(&page, shown).await;
+    assert_eq!(
+        notification,
+        json!([["Your move", "Your move in POPUCOM against Ana, move 2", format!("{origin}/room/{room}")]])
+    );
+}
