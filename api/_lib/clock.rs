@@ -69,6 +69,8 @@ impl ClockSetting {
 pub enum ClockEnd {
     /// The colour (1 or 2) whose time ran out.
     Timeout { loser: u8 },
+    /// The colour whose time ran out against one that could no longer win (a lone king): a draw.
+    TimeoutDraw { loser: u8 },
     /// A side did not make its first move in time: no one loses.
     Aborted,
 }
@@ -123,7 +125,7 @@ impl Clock {
 
     /// Records how the game ended on the clock: a side out of time has none left.
     pub fn end(&mut self, end: ClockEnd) {
-        if let ClockEnd::Timeout { loser } = end {
+        if let ClockEnd::Timeout { loser } | ClockEnd::TimeoutDraw { loser } = end {
             if let Some(side) = Seat::from_number(loser) {
                 self.remaining_ms[side.index()] = 0;
             }

@@ -205,6 +205,7 @@ impl LoadedRoom {
     pub fn result(&self) -> Option<Value> {
         match self.room.clock.as_ref().and_then(|clock| clock.ended) {
             Some(ClockEnd::Timeout { loser }) => return Some(json!({"winner": 3 - loser, "reason": "timeout"})),
+            Some(ClockEnd::TimeoutDraw { .. }) => return Some(json!({"winner": 0, "reason": "timeout"})),
             Some(ClockEnd::Aborted) => return Some(json!({"winner": 0, "reason": "aborted"})),
             None => {}
         }
@@ -235,10 +236,16 @@ impl LoadedRoom {
         }
     }
 
-    /// How the game ends on the clock at `now`, if it does and has not been written yet.
+    /// How the game ends on the clock at `now`, if it does and has not been written yet: a side
+    /// out of time loses, unless the other could no longer win (a lone king), which draws.
     pub fn clock_flag(&self, now: DateTime<Utc>) -> Option<ClockEnd> {
         let seats_full = self.room.seats.iter().all(|seat| seat.token_hash.is_some());
-        self.room.clock.as_ref()?.flag(self.to_move(), seats_full, now)
+        match self.room.clock.as_ref()?.flag(self.to_move(), seats_full, now)? {
+            ClockEnd::Timeout { loser } if !self.game.can_still_win(Seat::from_number(3 - loser)?) => {
+                Some(ClockEnd::TimeoutDraw { loser })
+            }
+            end => Some(end),
+        }
     }
 
     /// Marks the seats whose player has not been heard of for `after` (only while both seats are

@@ -134,6 +134,10 @@ impl AnyGame {
     pub fn status(&self) -> Status {
         self.0.status()
     }
+    /// Whether `seat` could still win (see [`Game::can_still_win`]).
+    pub fn can_still_win(&self, seat: Seat) -> bool {
+        self.0.can_still_win(seat)
+    }
     /// The serialised state (for POPUCOM, a step of the reference vectors).
     pub fn state(&self) -> Value {
         self.0.state()
@@ -179,6 +183,7 @@ trait ErasedGame: Send + Sync {
     fn stored_config(&self) -> Value;
     fn client_config(&self) -> Value;
     fn status(&self) -> Status;
+    fn can_still_win(&self, seat: Seat) -> bool;
     fn state(&self) -> Value;
     fn view(&self) -> Value;
     fn legal_moves(&self) -> Vec<Value>;
@@ -212,6 +217,9 @@ impl<G: Game> ErasedGame for G {
     }
     fn status(&self) -> Status {
         Game::status(self)
+    }
+    fn can_still_win(&self, seat: Seat) -> bool {
+        Game::can_still_win(self, seat)
     }
     fn state(&self) -> Value {
         to_json(self)

@@ -206,6 +206,13 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     fn play_unchecked(&mut self, mv: &Self::Move);
     fn view(&self) -> Self::View;
 
+    /// Whether `seat` could still win by some series of legal moves: a side that runs out of time
+    /// against one that cannot only draws (a lone king in the chess variants). Games where either
+    /// side can always still win keep the default.
+    fn can_still_win(&self, _seat: Seat) -> bool {
+        true
+    }
+
     /// Who makes `mv`. Usually the side to move; games with phases where either player acts
     /// (Go's dead-stone marking) put the seat in the move and override this.
     fn mover(&self, _mv: &Self::Move) -> Option<Seat> {

@@ -148,7 +148,41 @@ pub async fn quick_play_keeps_different_clocks_apart(backend: Backend) {
     assert_eq!(second["clock"], live(180, 2));
 }
 
+/// A chess game in which White has a queen and Black only its king, on a 1 s clock, both first
+/// moves made and White's second: Black on move.
+async fn queen_against_lone_king(api: &TestApi) -> (String, [String; 2], Value) {
+    let room = room_id();
+    let game = json!({
+        "game": "chess",
+        "config": {"variant": "chess", "fen": "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1"},
+        "clock": live(1, 0),
+    });
+    let tokens = api.seated_room_of(&room, game).await;
+    let mut view = api.get(&room).await.body;
+    for (token, mv) in [(&tokens[0], "a1a2"), (&tokens[1], "e8d8"), (&tokens[0], "a2a3")] {
+        let reply = api.play(&room, token, version(&view), json!(mv)).await;
+        assert_eq!(reply.status, 200, "{mv}: {}", reply.raw);
+        view = reply.body;
+    }
+    (room, tokens, view)
+}
+
+pub async fn out_of_time_against_a_lone_king_is_a_draw(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    // Black (a lone king) runs out: White wins.
+    let (room, _, _) = queen_against_lone_king(&api).await;
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert_eq!(api.get(&room).await.body["state"]["result"], json!({"winner": 1, "reason": "timeout"}));
+    // White runs out against the lone king, which can never mate: a draw.
+    let (room, [_, black], view) = queen_against_lone_king(&api).await;
+    let view = api.play(&room, &black, version(&view), json!("d8c8")).await.body;
+    assert_eq!(view["state"]["to_move"], 1, "{view}");
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert_eq!(api.get(&room).await.body["state"]["result"], json!({"winner": 0, "reason": "timeout"}));
+}
+
 both_stores!(
+    out_of_time_against_a_lone_king_is_a_draw,
     clocks_are_kept_counted_and_shown,
     a_side_out_of_time_loses_and_the_result_is_written,
     a_first_move_not_made_in_time_aborts_the_game,

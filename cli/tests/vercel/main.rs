@@ -78,8 +78,16 @@ fn api_binaries() -> BTreeMap<String, String> {
 
 /// Every public API path the site and the platform call (docs/API.md's table, the cron), each
 /// with the path the function's router must see.
-const PUBLIC_API_PATHS: [&str; 7] =
-    ["/api/game", "/api/lobby", "/api/push", "/api/card", "/api/triplex/solve", "/api/triplex/records", "/api/cron"];
+const PUBLIC_API_PATHS: [&str; 8] = [
+    "/api/game",
+    "/api/lobby",
+    "/api/push",
+    "/api/notify",
+    "/api/card",
+    "/api/triplex/solve",
+    "/api/triplex/records",
+    "/api/cron",
+];
 
 /// The path a function's router sees for a routed request: the `route` a rewrite to the one API
 /// function names (`api/_lib/function.rs`), else the routed path.

@@ -244,6 +244,11 @@ impl Game for Chess {
         config
     }
 
+    /// A lone royal piece can never mate (`Position::non_royal_pieces`).
+    fn can_still_win(&self, seat: Seat) -> bool {
+        self.position.non_royal_pieces(&self.variant)[seat.index()] > 0
+    }
+
     /// Checkmate wins, stalemate draws (or loses, in shatranj), and so do the 50-move rule (100
     /// plies without a capture or a pawn move), a position's third repetition, and material that
     /// can never mate; in shatranj a bare king loses.
