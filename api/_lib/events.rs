@@ -28,17 +28,20 @@ pub(crate) fn routes() -> Router<AppState> {
 /// is a function invocation: docs/CAPACITY.md). The page's Realtime heartbeats keep their own pace.
 const SLOW_POLL_MS: i64 = 30_000;
 
-/// `GET /api/push`: how this deployment pushes room changes, and how slowly a page with a working
-/// push still polls (`pollMs`).
+/// `GET /api/push`: how this deployment pushes room changes, how slowly a page with a working
+/// push still polls (`pollMs`), and whether it sends Web Push (`webPush`: a page asks
+/// `/api/notify` only then, so a server without keys logs no 404 in its console).
 pub async fn get_push(State(app): State<AppState>) -> Json<Value> {
     let poll_ms = (app.abandon_after().num_milliseconds() / 3).clamp(1_000, SLOW_POLL_MS);
-    Json(match app.push() {
+    let mut answer = match app.push() {
         Push::Local(_) => json!({"mode": "sse", "url": "/api/events", "pollMs": poll_ms}),
         Push::Supabase { url, socket, anon_key } => {
             json!({"mode": "supabase", "url": url, "socket": socket, "key": anon_key, "pollMs": poll_ms})
         }
         Push::Off => json!({"mode": "poll"}),
-    })
+    };
+    answer["webPush"] = json!(app.notifier.is_some());
+    Json(answer)
 }
 
 #[derive(Deserialize)]

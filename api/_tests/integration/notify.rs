@@ -74,6 +74,8 @@ pub async fn subscriptions_are_checked_and_kept_apart_from_views(backend: Backen
     let (api, public_key) = TestApi::start_notifying(backend, hosts).await;
     let reply = api.send(api.http.get(format!("{}/api/notify", api.base))).await;
     assert_eq!(reply.body, json!({"publicKey": public_key}));
+    let push = api.send(api.http.get(format!("{}/api/push", api.base))).await;
+    assert_eq!(push.body["webPush"], true, "pages learn there are keys: {}", push.raw);
 
     let room = room_id();
     let [_red, blue] = api.seated_room(&room).await;

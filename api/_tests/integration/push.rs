@@ -49,7 +49,7 @@ pub async fn a_room_stream_carries_each_new_version_of_that_room_only(backend: B
     let mode = api.send(api.http.get(format!("{}/api/push", api.base))).await;
     // Polls say a seated player is there: with push they slow down to a third of the abandonment
     // time (120 s by default), at most 30 s.
-    assert_eq!(mode.body, json!({"mode": "sse", "url": "/api/events", "pollMs": 30_000}));
+    assert_eq!(mode.body, json!({"mode": "sse", "url": "/api/events", "pollMs": 30_000, "webPush": false}));
 
     let (room, other) = (room_id(), room_id());
     let mut events = Events::open(&api, &room).await;
@@ -79,7 +79,7 @@ pub async fn streams_are_refused_clearly_without_a_room_or_without_push(backend:
 
     let polling = TestApi::start(backend).await;
     let mode = polling.send(polling.http.get(format!("{}/api/push", polling.base))).await;
-    assert_eq!(mode.body, json!({"mode": "poll"}));
+    assert_eq!(mode.body, json!({"mode": "poll", "webPush": false}));
     let none = polling.send(polling.http.get(format!("{}/api/events?roomId=abc", polling.base))).await;
     assert_eq!((none.status.as_u16(), none.code()), (404, "not_found"), "{}", none.raw);
 }

@@ -1,7 +1,8 @@
 // "Notify me when it is my move" in a room (Web Push; the server's side: api/_lib/notify/). A room
 // page loads this once its player holds a seat (site/src/play/room/notify.rs), after its first
 // paint, so no page's first load carries it; its `data-` attributes name the room, the seat's
-// token, the words, and the device's default. Where the server sends pushes (GET /api/notify) and
+// token, the words, and the device's default. Where the server sends pushes (GET /api/push says
+// so, GET /api/notify gives the key) and
 // the browser takes them, it draws a switch in `#push-room`: on, it registers the site's service
 // worker (sw.js, scope "/"), subscribes this browser with the server's VAPID key and gives the
 // subscription to the seat (POST /api/notify); off, it takes it back (DELETE). The player's choice
@@ -41,8 +42,12 @@
     return on;
   };
 
-  fetch("/api/notify")
-    .then((answer) => (answer.ok ? answer.json() : null))
+  // `/api/push` says whether the server sends pushes (asking `/api/notify` on a server without
+  // keys would log its 404 in the console).
+  fetch("/api/push")
+    .then((answer) => (answer.ok ? answer.json() : {}))
+    .then((push) => (push.webPush ? fetch("/api/notify") : null))
+    .then((answer) => (answer && answer.ok ? answer.json() : null))
     .then(async (server) => {
       if (!server || slot.dataset.ready) return;
       slot.dataset.ready = "1";
