@@ -14,6 +14,10 @@
 //! `cargo xtask capacity` (or `cargo bench -p tabula-cli --bench capacity`) runs
 //! `CAPACITY_GAMES` (default 60) games at once, counted for `CAPACITY_SECONDS` (default 600) after
 //! `CAPACITY_WARM_UP_SECONDS` (default 540); `CAPACITY_PUSH=off` measures the design without push.
+//! Notifications are on unless `CAPACITY_NOTIFY=off`: every player subscribes (Web Push, to the
+//! `web-push-testing` stand-in, which counts what it receives), its tab is hidden
+//! `CAPACITY_PLAYER_HIDDEN` (default 0.25) of the time, rooms have a correspondence clock, and the
+//! cron's pass over clocks runs every `CAPACITY_CRON_SECONDS` (default 60).
 //! Under `cargo test` it runs 3 games for 20 s after 3 s as a smoke test, checking that every count
 //! it divides by was counted and that only POSTs reached Redis.
 
@@ -35,6 +39,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use page::{Behaviour, Channels, World};
+
+/// The cron's secret in the bench's server.
+const CRON_SECRET: &str = "capacity-bench";
 
 fn env_number(name: &str, default: f64) -> f64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -104,6 +111,9 @@ fn main() {
     let warm_up = env_number("CAPACITY_WARM_UP_SECONDS", if full { 540.0 } else { 3.0 });
     let move_every = env_number("CAPACITY_MOVE_SECONDS", if full { 10.0 } else { 1.0 });
     let push = std::env::var("CAPACITY_PUSH").map_or(true, |v| v != "off");
+    let notifying = std::env::var("CAPACITY_NOTIFY").map_or(true, |v| v != "off");
+    // The smoke run's players are always away, so its short run is sure to push.
+    let player_hidden = env_number("CAPACITY_PLAYER_HIDDEN", if full { 0.25 } else { 1.0 });
     let supabase = services::supabase();
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let postgrest_counts = Arc::new(count::Counts::default());
@@ -117,6 +127,16 @@ fn main() {
         // The limiter's every check is counted; the limit itself is high enough never to refuse.
         ("RATE_LIMIT_PER_MINUTE", "1000000".into()),
     ];
+    // Web Push to the stand-in, and the cron's secret (its pass over clocks runs every minute).
+    let notify = notifying.then(|| {
+        let (public_key, private_key) = tabula_api::webpush::VapidKeys::generate().expect("a VAPID pair");
+        env.push(("VAPID_PUBLIC_KEY", public_key.clone()));
+        env.push(("VAPID_PRIVATE_KEY", private_key));
+        env.push(("VAPID_SUBJECT", "mailto:capacity@tabula.invalid".into()));
+        env.push(("PUSH_SERVICE_HOSTS", "localhost".into()));
+        env.push(("CRON_SECRET", CRON_SECRET.into()));
+        page::Notify { service: services::web_push_service().to_owned(), public_key }
+    });
     if push {
         // `/api/push` answers Realtime; the socket is never opened (the stand-in delivers).
         env.push(("SUPABASE_REALTIME_URL", "http://127.0.0.1:9/realtime/v1".into()));
@@ -125,7 +145,13 @@ fn main() {
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let server = common::Server::start_with_env(site, &env);
 
-    let behaviour = Behaviour { move_every: Duration::from_secs_f64(move_every), spectator_hidden: 0.5, page_assets };
+    let behaviour = Behaviour {
+        move_every: Duration::from_secs_f64(move_every),
+        spectator_hidden: 0.5,
+        player_hidden,
+        notify: notify.clone(),
+        page_assets,
+    };
     let world = Arc::new(World {
         http: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
         base: server.base.clone(),
@@ -133,10 +159,14 @@ fn main() {
         channels: Channels::default(),
         behaviour: behaviour.clone(),
         stop: Default::default(),
+        subscriptions: Default::default(),
     });
 
     let (game_hours, cpu, redis_commands, postgrest, rows, counts) = runtime.block_on(async {
         let relay = tokio::spawn(relay(world.clone(), &supabase.postgres));
+        let cron_every = Duration::from_secs_f64(env_number("CAPACITY_CRON_SECONDS", if full { 60.0 } else { 5.0 }));
+        let cron =
+            notify.is_some().then(|| tokio::spawn(page::cron_clocks(world.clone(), cron_every, CRON_SECRET.into())));
         let slots: Vec<_> = (0..games)
             .map(|slot| {
                 let start = Duration::from_secs_f64(warm_up * slot as f64 / games as f64);
@@ -144,6 +174,7 @@ fn main() {
             })
             .collect();
         tokio::time::sleep(Duration::from_secs_f64(warm_up)).await;
+        let pushes_before = page::pushes_received(&world, notify.as_ref()).await;
         let snapshot = || {
             let postgres = &supabase.postgres;
             (
@@ -159,7 +190,12 @@ fn main() {
         tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
         let after = tokio::task::block_in_place(snapshot);
         let game_hours = games as f64 * started.elapsed().as_secs_f64() / 3600.0;
+        let pushes_after = page::pushes_received(&world, notify.as_ref()).await;
+        let web_pushes = pushes_after.saturating_sub(pushes_before);
         world.stop.store(true, Ordering::Relaxed);
+        if let Some(cron) = cron {
+            cron.await.unwrap();
+        }
         for slot in slots {
             slot.await.unwrap();
         }
@@ -170,7 +206,12 @@ fn main() {
             difference(&after.1, &before.1),
             difference(&after.2, &before.2),
             after.3 - before.3,
-            difference(&after.4, &before.4),
+            {
+                // Counted at the push service stand-in (subscriptions made in the counted time began with none).
+                let mut counts = difference(&after.4, &before.4);
+                counts.insert("web push messages".to_owned(), web_pushes);
+                counts
+            },
         )
     });
     let mut postgrest = postgrest;
@@ -178,6 +219,7 @@ fn main() {
 
     let sum = |prefix: &str| counts.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(_, v)| *v).sum::<u64>();
     let api_requests = sum("GET /api/") + sum("PUT /api/") + sum("POST /api/");
+    let web_pushes = counts.get("web push messages").copied().unwrap_or(0);
     let mut per_game_hour = BTreeMap::new();
     let mut per = |what: &str, n: f64| per_game_hour.insert(what.to_owned(), n / game_hours);
     per("function invocations", api_requests as f64);
@@ -191,6 +233,7 @@ fn main() {
     per("postgrest requests", postgrest.values().sum::<u64>() as f64);
     per("supabase egress bytes", (postgrest_bytes + sum("realtime: bytes out")) as f64);
     per("rows written", rows as f64);
+    per("web push messages", web_pushes as f64);
     let mut per_game = BTreeMap::new();
     per_game.insert("realtime connections".to_owned(), if push { 3.0 } else { 0.0 });
     per_game
@@ -205,8 +248,11 @@ fn main() {
         })
         .unwrap_or_default();
     println!(
-        "\n## Capacity run: {games} games at once, counted for {seconds:.0} s after {warm_up:.0} s, push {}, a move every {move_every} s",
-        if push { "on" } else { "off" }
+        "\n## Capacity run: {games} games at once, counted for {seconds:.0} s after {warm_up:.0} s, push {}, \
+         notifications {}, players' tabs hidden {:.0}% of the time, a move every {move_every} s",
+        if push { "on" } else { "off" },
+        if notifying { "on" } else { "off" },
+        player_hidden * 100.0
     );
     println!(
         "\n{game_hours:.2} game-hours counted ({} games finished in that time); CPU: {cpu_model}\n",
@@ -230,7 +276,7 @@ fn main() {
     println!("{}", quotas::report(&quotas, &per_game_hour, &per_game));
 
     if !full {
-        smoke_checks(&per_game_hour, push, Path::new("docs/capacity-quotas.json"));
+        smoke_checks(&per_game_hour, push, notifying, Path::new("docs/capacity-quotas.json"));
         // Only requests that create rows (POST) pass the shared limiter: one script call each (and
         // one refused before Redis had the script loaded).
         let scripts =
@@ -244,7 +290,7 @@ fn main() {
 }
 
 /// The smoke run: every measure a quota divides by was counted, so a broken count fails here.
-fn smoke_checks(per_game_hour: &BTreeMap<String, f64>, push: bool, quotas: &Path) {
+fn smoke_checks(per_game_hour: &BTreeMap<String, f64>, push: bool, notify: bool, quotas: &Path) {
     for measure in [
         "function invocations",
         "edge requests",
@@ -260,6 +306,9 @@ fn smoke_checks(per_game_hour: &BTreeMap<String, f64>, push: bool, quotas: &Path
             "{measure} was not counted ({value}); quotas in {}",
             quotas.display()
         );
+    }
+    if notify {
+        assert!(per_game_hour.get("web push messages").is_some_and(|v| *v > 0.0), "no web push was counted");
     }
     if push {
         for measure in ["realtime messages", "realtime joins"] {

@@ -21,10 +21,24 @@ use crate::pacing::{poll_delay_ms, retry_delay_ms, TICK_MS};
 pub struct Behaviour {
     /// Time between moves: a player moves this long after seeing it is their move.
     pub move_every: Duration,
-    /// Share of the time a spectator's tab is hidden (players look at their game).
+    /// Share of the time a spectator's tab is hidden.
     pub spectator_hidden: f64,
+    /// Share of the time a player's tab is hidden (its polls then stop saying `visible=1`, and
+    /// the server pushes that player's moves to them).
+    pub player_hidden: f64,
+    /// Web Push: each player subscribes at the push service stand-in and gives the subscription
+    /// to its seat, and rooms have a correspondence clock (the cron's pass looks at them).
+    pub notify: Option<Notify>,
     /// The site's static files a first visit to a room page loads (empty: not counted).
     pub page_assets: Vec<String>,
+}
+
+/// Where players subscribe, and with which key.
+#[derive(Clone, Debug)]
+pub struct Notify {
+    /// The push service stand-in's address (`web-push-testing`).
+    pub service: String,
+    pub public_key: String,
 }
 
 /// A broadcast: the room's version, and its view when the trigger sent it (pages do not take its ETag).
@@ -102,6 +116,8 @@ pub struct World {
     pub channels: Channels,
     pub behaviour: Behaviour,
     pub stop: AtomicBool,
+    /// The push service stand-in's ids of the players' subscriptions (their pushes are counted there).
+    pub subscriptions: Mutex<Vec<String>>,
 }
 
 impl World {
@@ -238,9 +254,11 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
             since_heartbeat = 0;
             world.counts.add("realtime: heartbeats", 1);
         }
-        if page.seat.is_none() && Instant::now() >= visibility_until {
+        if Instant::now() >= visibility_until {
             let was = page.visible;
-            page.visible = !rng.random_bool(world.behaviour.spectator_hidden);
+            let hidden =
+                if page.seat.is_some() { world.behaviour.player_hidden } else { world.behaviour.spectator_hidden };
+            page.visible = !rng.random_bool(hidden);
             news |= page.visible && !was;
             visibility_until = Instant::now() + Duration::from_secs(rng.random_range(20..60));
         }
@@ -252,6 +270,9 @@ async fn run_page(world: Arc<World>, mut page: Page, push: PushMode, seed: u64, 
             request = request.header("if-none-match", &page.etag);
             if let Some(token) = &page.token {
                 request = request.header("x-tabula-token", token);
+                if page.visible {
+                    request = request.query(&[("visible", "1")]);
+                }
                 if pushed.is_some() {
                     request = request.query(&[("pages", world.channels.present(&page.room))]);
                 }
@@ -328,7 +349,10 @@ async fn play(world: &World, page: &mut Page, rng: &mut SmallRng) {
 /// page that cannot open sets `done`, so the others do not wait for it.
 async fn open_page(world: Arc<World>, room: String, seat: Option<u8>, seed: u64, done: Arc<AtomicBool>) {
     // The first player creates the room from the game's page, then opens the room page.
-    let create = json!({"roomId": room, "game": "popucom", "seat": 1, "name": "One"});
+    let mut create = json!({"roomId": room, "game": "popucom", "seat": 1, "name": "One"});
+    if world.behaviour.notify.is_some() {
+        create["clock"] = json!({"kind": "correspondence", "daysPerMove": 1});
+    }
     let mut seated = None;
     if seat == Some(1) {
         seated = world.send("POST /api/game (seat)", world.http.post(world.api()).json(&create)).await;
@@ -346,6 +370,9 @@ async fn open_page(world: Arc<World>, room: String, seat: Option<u8>, seed: u64,
                 let reply: Value = serde_json::from_slice(&reply).unwrap_or_default();
                 page.token = reply["token"].as_str().map(str::to_owned);
                 page.take(reply["room"].clone(), headers.get("etag"));
+                if let (Some(notify), Some(token)) = (&world.behaviour.notify, &page.token) {
+                    subscribe(&world, notify, &room, token).await;
+                }
             }
             _ => {
                 done.store(true, Ordering::Relaxed);
@@ -354,6 +381,53 @@ async fn open_page(world: Arc<World>, room: String, seat: Option<u8>, seed: u64,
         }
     }
     run_page(world, page, push, seed, done).await;
+}
+
+/// A player's "notify me": a subscription at the push service stand-in (the browser's side, not
+/// counted), given to the seat (`POST /api/notify`, counted).
+async fn subscribe(world: &World, notify: &Notify, room: &str, token: &str) {
+    let answer = world
+        .http
+        .post(format!("{}/subscribe", notify.service))
+        .json(&json!({"applicationServerKey": notify.public_key}))
+        .send()
+        .await;
+    let Ok(answer) = answer else { return };
+    let data: Value = answer.json().await.unwrap_or_default();
+    let Some(hash) = data["data"]["clientHash"].as_str() else { return };
+    let subscription = json!({"endpoint": data["data"]["endpoint"], "keys": data["data"]["keys"]});
+    let body = json!({"roomId": room, "token": token, "subscription": subscription});
+    let request = world.http.post(format!("{}/api/notify", world.base)).json(&body);
+    if let Some((200, ..)) = world.send("POST /api/notify", request).await {
+        world.subscriptions.lock().unwrap().push(hash.to_owned());
+    }
+}
+
+/// How many pushes the stand-in has received for the players' subscriptions so far.
+pub async fn pushes_received(world: &World, notify: Option<&Notify>) -> u64 {
+    let Some(notify) = notify else { return 0 };
+    let hashes = world.subscriptions.lock().unwrap().clone();
+    let mut total = 0;
+    for hash in hashes {
+        let request =
+            world.http.post(format!("{}/get-notifications", notify.service)).json(&json!({"clientHash": hash}));
+        let answer: Value = match request.send().await {
+            Ok(answer) => answer.json().await.unwrap_or_default(),
+            Err(_) => continue,
+        };
+        total += answer["data"]["messages"].as_array().map_or(0, Vec::len) as u64;
+    }
+    total
+}
+
+/// The cron's pass over clocks, every `every` (pg_cron's job, `sql/cron-clocks.sql`), counted.
+pub async fn cron_clocks(world: Arc<World>, every: Duration, secret: String) {
+    while !world.stopping() {
+        tokio::time::sleep(every).await;
+        let request =
+            world.http.get(format!("{}/api/cron", world.base)).query(&[("task", "clocks")]).bearer_auth(&secret);
+        world.send("GET /api/cron (clocks)", request).await;
+    }
 }
 
 /// Games one after another in one slot until told to stop: the first player creates the room, the
