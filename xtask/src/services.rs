@@ -196,6 +196,10 @@ pub fn ensure_test_services() -> Result<Services> {
     if !on_path("chromedriver") {
         packages.push("chromium-driver".to_owned());
     }
+    // The notification-click test runs a private session bus for the browser's notifications.
+    if !on_path("dbus-daemon") {
+        packages.push("dbus-daemon".to_owned());
+    }
     // The Go rule checks: GNU Go is the reference, the shared scripts are Python.
     if !Path::new("/usr/games/gnugo").is_file() {
         packages.push("gnugo".to_owned());

@@ -65,10 +65,16 @@ fn process_tree(root: u32) -> Vec<u32> {
 
 impl Driver {
     pub fn start() -> Driver {
+        Driver::start_with_env(&[])
+    }
+
+    /// With variables for chromedriver and the browsers it starts (which inherit its environment).
+    pub fn start_with_env(env: &[(&str, &str)]) -> Driver {
         let port = free_port();
         let driver = std::env::var_os("TABULA_CHROMEDRIVER").unwrap_or_else(|| "chromedriver".into());
         let process = Command::new(&driver)
             .arg(format!("--port={port}"))
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -9,6 +9,7 @@ mod comforts;
 #[path = "../common/mod.rs"]
 mod common;
 mod computer;
+mod desktop;
 mod edges;
 mod go;
 mod layout;

@@ -1,18 +1,22 @@
 //! "Notify me when it is my move" in the browser: a seated player's room shows the switch where the
 //! server has Web Push keys (none where it has not), the switch asks the browser (which, here,
 //! cannot reach a real push service, so the page says why), and the site's service worker shows a
-//! pushed message as a notification that names the room (Chromium's DevTools deliver the push).
+//! pushed message as a notification that names the room (Chromium's DevTools deliver the push),
+//! and a click on it opens the room, or focuses the room's tab where one is open (the desktop's
+//! notification service is played by `desktop.rs`).
 
 use serde_json::{json, Value};
 
 use crate::browser::{cdp, click, js, site_dist, text, try_cdp, wait_until, Driver};
 use crate::common::Server;
+use crate::desktop::Desktop;
 use crate::{create_room, exclusive, take_seat};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rooms_offer_push_where_the_server_has_keys_and_the_worker_shows_pushes() {
     let _one = exclusive().await;
-    let driver = Driver::start();
+    let desktop = Desktop::start().await;
+    let driver = Driver::start_with_env(&[("DBUS_SESSION_BUS_ADDRESS", &desktop.address)]);
 
     // No keys: no switch (the script asks the server and draws nothing).
     let plain = Server::start(site_dist());
@@ -60,31 +64,83 @@ async fn rooms_offer_push_where_the_server_has_keys_and_the_worker_shows_pushes(
     assert_eq!(scope, format!("{origin}/"), "one worker for the whole site");
     let payload = json!({"title": "Your move", "body": "Your move in POPUCOM against Ana, move 2", "url": format!("/room/{room}"), "tag": format!("room-{room}")});
     cdp(&page, "ServiceWorker.enable", json!({})).await;
-    let shown = "return navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => \
-        all.map((n) => [n.title, n.body, n.data && n.data.url]))";
-    // A worker stopped between tries wakes for the push; a busy machine may take a while, so the
-    // push is sent again (to the first registration ids) until it shows, for up to a minute.
-    let mut delivered = Vec::new();
-    for _ in 0..6 {
-        for id in ["0", "1"] {
-            let params = json!({"origin": origin, "registrationId": id, "data": payload.to_string()});
-            delivered.push(try_cdp(&page, "ServiceWorker.deliverPushMessage", params).await.is_ok());
-        }
-        let start = std::time::Instant::now();
-        while start.elapsed() < std::time::Duration::from_secs(10) {
-            if js(&page, shown).await.as_array().is_some_and(|all| !all.is_empty()) {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-        }
-        if js(&page, shown).await.as_array().is_some_and(|all| !all.is_empty()) {
-            break;
-        }
-    }
-    assert!(delivered.contains(&true), "DevTools delivered no push: {delivered:?}");
-    let notification = js(&page, shown).await;
+    deliver_until_shown(&page, &origin, &payload).await;
+    let notification = js(&page, SHOWN).await;
     assert_eq!(
         notification,
         json!([["Your move", "Your move in POPUCOM against Ana, move 2", format!("{origin}/room/{room}")]])
     );
+
+    // A click opens the room where no tab has it open (this tab went home meanwhile) ...
+    let shown = wait_for_desktop(&desktop, 1).await;
+    assert_eq!(shown.summary, "Your move");
+    assert!(shown.body.contains("Your move in POPUCOM against Ana, move 2"), "{shown:?}");
+    page.goto(&format!("{origin}/")).await.unwrap();
+    let room_url = format!("{origin}/room/{room}");
+    assert_eq!(tabs_at(&page, &room_url).await, 0);
+    desktop.click(shown.id).await;
+    let start = std::time::Instant::now();
+    while tabs_at(&page, &room_url).await == 0 {
+        assert!(start.elapsed() < std::time::Duration::from_secs(20), "the click opened no tab of the room");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    // ... and focuses the room's tab, opening no second one, where it is open.
+    deliver_until_shown(&page, &origin, &payload).await;
+    let again = wait_for_desktop(&desktop, 2).await;
+    desktop.click(again.id).await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    assert_eq!(tabs_at(&page, &room_url).await, 1, "a second click opened a second tab of the room");
+}
+
+/// The worker's notifications, as the page sees them.
+const SHOWN: &str = "return navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => \
+    all.map((n) => [n.title, n.body, n.data && n.data.url]))";
+
+/// Delivers `payload` by DevTools until the worker shows it. A worker stopped between tries wakes
+/// for the push; a busy machine may take a while, so the push is sent again (to the first
+/// registration ids, which Chromium numbers from 0 in a new profile) for up to a minute.
+async fn deliver_until_shown(page: &fantoccini::Client, origin: &str, payload: &Value) {
+    let showing = || async { js(page, SHOWN).await.as_array().is_some_and(|all| !all.is_empty()) };
+    let mut delivered = Vec::new();
+    for _ in 0..6 {
+        for id in ["0", "1"] {
+            let params = json!({"origin": origin, "registrationId": id, "data": payload.to_string()});
+            delivered.push(try_cdp(page, "ServiceWorker.deliverPushMessage", params).await.is_ok());
+        }
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_secs(10) {
+            if showing().await {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+    }
+    panic!("no notification shown after a minute; DevTools delivered: {delivered:?}");
+}
+
+/// The `count`th notification the browser asked the desktop to show.
+async fn wait_for_desktop(desktop: &Desktop, count: usize) -> crate::desktop::Shown {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(shown) = desktop.shown().get(count - 1) {
+            return shown.clone();
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "the desktop was asked to show {:?}",
+            desktop.shown()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// How many of the browser's tabs show `url`.
+async fn tabs_at(page: &fantoccini::Client, url: &str) -> usize {
+    let targets = try_cdp(page, "Target.getTargets", json!({})).await.expect("the browser's targets");
+    targets["targetInfos"]
+        .as_array()
+        .expect("targetInfos")
+        .iter()
+        .filter(|target| target["type"] == "page" && target["url"] == url)
+        .count()
 }
