@@ -1,5 +1,6 @@
 //! Time controls in the browser: a game's page creates a room with a clock, and a room shows both
-//! clocks beside the board, the running one marked and ticking, low time marked and announced.
+//! clocks beside the board, the running one marked and ticking, low time marked and announced,
+//! corrected by the server's answers, and a flag falling ends the game on every page.
 
 use serde_json::{json, Value};
 
@@ -10,6 +11,11 @@ use crate::{exclusive, room_code, take_seat};
 /// A POPUCOM room with `clock`, both seats taken and both first moves made (so the clocks run),
 /// through the API.
 async fn running_room(server: &Server, clock: Value) -> String {
+    running_room_with_tokens(server, clock).await.0
+}
+
+/// The same, with the seats' tokens (Red's, Blue's); Red is on move at version 4.
+async fn running_room_with_tokens(server: &Server, clock: Value) -> (String, Vec<String>) {
     let http = reqwest::Client::new();
     let room = room_code();
     let url = format!("{}/api/game", server.base);
@@ -26,7 +32,7 @@ async fn running_room(server: &Server, clock: Value) -> String {
         let view: Value = http.put(&url).json(&body).send().await.unwrap().json().await.unwrap();
         assert_eq!(view["version"], version + 1, "{view}");
     }
-    room
+    (room, tokens)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -127,4 +133,44 @@ async fn rooms_show_their_clocks_and_game_pages_choose_one() {
         js(&page, "return [...document.querySelectorAll('.continue-list li a')].map(a => a.getAttribute('href'))")
             .await;
     assert_eq!(listed, json!(codes), "one minute left, then ten, then no clock");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_follow_the_server_and_a_flag_ends_the_game_on_every_page() {
+    let _one = exclusive().await;
+    let server = Server::start(site_dist());
+    let driver = Driver::start();
+    let page = driver.browser().await;
+
+    // A move made elsewhere: the page takes both clocks from the answer. Red's own ticking would
+    // show less than 10:00; the server gave the 30 s increment back, and Blue's clock runs.
+    let clock = json!({"kind": "live", "initialSeconds": 600, "incrementSeconds": 30});
+    let (room, tokens) = running_room_with_tokens(&server, clock).await;
+    page.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&page, "return !!document.querySelector('#clock-1.running')", 15, "Red's clock running").await;
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let ticked = text(&page, "#clock-1 .clock-time").await;
+    assert!(ticked.starts_with("9:5"), "Red's clock ticked down: {ticked}");
+    let body = json!({"roomId": room, "token": tokens[0], "version": 4, "move": {"row": 8, "col": 8}});
+    let moved = reqwest::Client::new().put(format!("{}/api/game", server.base)).json(&body).send().await.unwrap();
+    assert_eq!(moved.status(), 200);
+    wait_until(&page, "return !!document.querySelector('#clock-2.running')", 15, "Blue's clock running").await;
+    let red = text(&page, "#clock-1 .clock-time").await;
+    assert!(red.starts_with("10:2") || red == "10:30", "Red's time with the increment, from the server: {red}");
+
+    // A 2-second clock runs out with no one moving: both pages (a player's and a spectator's)
+    // show Blue's win on time, written by the server when a poll found it.
+    let clock = json!({"kind": "live", "initialSeconds": 2, "incrementSeconds": 0});
+    let (room, _) = running_room_with_tokens(&server, clock).await;
+    let spectator = driver.browser().await;
+    for page in [&page, &spectator] {
+        page.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    }
+    for page in [&page, &spectator] {
+        let ended = "return document.querySelector('.status').textContent.includes('Blue wins · on time')";
+        wait_until(page, ended, 20, "Blue's win on time").await;
+    }
+    let view: Value =
+        reqwest::get(format!("{}/api/game?roomId={room}", server.base)).await.unwrap().json().await.unwrap();
+    assert_eq!(view["state"]["result"], json!({"winner": 2, "reason": "timeout"}), "{view}");
 }

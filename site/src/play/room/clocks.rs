@@ -87,6 +87,18 @@ pub fn clocks<U: GameUi>(i18n: I18n, state: RoomState<U>) -> impl IntoView {
             .filter(|n| n % 3 > 0)
             .unwrap_or(0)
     });
+    // A running clock at zero: ask the server now (it writes the timeout, and the push tells the
+    // other pages) instead of at the next poll, which may be half a minute away with a push
+    // channel; again every 2 s while the server still counts time left (the clocks may differ).
+    let flag_fell = Memo::new(move |_| match Seat::ALL.into_iter().any(|seat| left(seat) == Some((0, true))) {
+        true => 1 + since_received.get() as usize / 2000,
+        false => 0,
+    });
+    Effect::new(move |_| {
+        if flag_fell.get() > 0 {
+            state.wake.update(|w| *w += 1);
+        }
+    });
     // Both clocks as one piece of HTML, redrawn at each tick: one reactive view instead of one per
     // part (each costs the bundle its own code). The words are the site's own, the date the browser's.
     let html = move || {
