@@ -81,6 +81,9 @@ create table if not exists public.push_subscriptions (
     reminded   text check (char_length(reminded) <= 100),
     primary key (room_id, endpoint)
 );
+-- Where the notices go: the browser's push service, or a Discord or Slack incoming webhook.
+alter table public.push_subscriptions add column if not exists kind text not null default 'web-push'
+    check (kind in ('web-push', 'discord', 'slack'));
 alter table public.push_subscriptions enable row level security;
 
 -- Triplex records: one row per accepted solve (the API checks the solution with the rule engine

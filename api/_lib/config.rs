@@ -121,7 +121,10 @@ fn notifier_from(var: impl Fn(&str) -> Option<String>) -> Result<Option<Notifier
         (None, None, None) => Ok(None),
         (Some(public), Some(private), Some(subject)) => {
             let keys = VapidKeys::new(&public, &private, &subject).map_err(ConfigError)?;
-            Ok(Some(Notifier::new(keys, hosts)))
+            // Webhooks post the room's full address: the site's, where it is known.
+            let site = var("TABULA_PUBLIC_URL")
+                .or_else(|| var("VERCEL_PROJECT_PRODUCTION_URL").map(|h| format!("https://{h}")));
+            Ok(Some(Notifier::new(keys, hosts).with_site(site)))
         }
         _ => Err(ConfigError(
             "Web Push needs all of VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (or none)".into(),

@@ -19,7 +19,7 @@ use crate::clock::ClockSetting;
 use crate::error::ApiError;
 use crate::room::{now, LoadedRoom, RoomId};
 use crate::state::AppState;
-use crate::store::Subscription;
+use crate::store::{Channel, Subscription};
 use crate::token::hash_token;
 use crate::webpush::{decode_keys, Delivery, Notifier};
 
@@ -49,7 +49,12 @@ async fn public_key(State(app): State<AppState>) -> Result<Json<Value>, ApiError
 struct NotifyRequest {
     room_id: String,
     token: String,
-    subscription: PushSubscription,
+    /// A browser's subscription, or:
+    #[serde(default)]
+    subscription: Option<PushSubscription>,
+    /// a Discord or Slack incoming webhook's address.
+    #[serde(default)]
+    webhook: Option<String>,
 }
 
 /// The browser's `PushSubscription.toJSON()`, of which the server needs these.
@@ -65,25 +70,35 @@ struct SubscriptionKeys {
     auth: String,
 }
 
-/// The request's seat and subscription, checked: a seat token of the room, a push service on the
-/// list, keys that encrypt.
+/// The request's seat and subscription, checked: a seat token of the room, and a push service on
+/// the list with keys that encrypt, or a webhook of Discord or Slack.
 async fn checked(app: &AppState, request: NotifyRequest) -> Result<(RoomId, Subscription), ApiError> {
     let notifier = notifier(app)?;
     let id = RoomId::parse(&request.room_id)?;
     let room = app.fetch(&id).await?;
     let seat = room.seat_for_token(&request.token).ok_or(ApiError::NotAPlayer)?;
-    let PushSubscription { endpoint, keys } = request.subscription;
-    decode_keys(&keys.p256dh, &keys.auth).map_err(ApiError::BadRequest)?;
-    notifier.check_endpoint(&endpoint).await.map_err(ApiError::EndpointRefused)?;
+    let (endpoint, p256dh, auth, kind) = match (request.subscription, request.webhook) {
+        (Some(PushSubscription { endpoint, keys }), None) => {
+            decode_keys(&keys.p256dh, &keys.auth).map_err(ApiError::BadRequest)?;
+            notifier.check_endpoint(&endpoint).await.map_err(ApiError::EndpointRefused)?;
+            (endpoint, keys.p256dh, keys.auth, Channel::WebPush)
+        }
+        (None, Some(webhook)) => {
+            let (_, channel) = notifier.check_webhook(&webhook).await.map_err(ApiError::EndpointRefused)?;
+            (webhook, String::new(), String::new(), channel)
+        }
+        _ => return Err(ApiError::BadRequest("give either `subscription` or `webhook`".into())),
+    };
     let subscription = Subscription {
         room_id: id.as_str().to_owned(),
         seat: seat.number(),
         token_hash: hash_token(&request.token),
         endpoint,
-        p256dh: keys.p256dh,
-        auth: keys.auth,
+        p256dh,
+        auth,
         created_at: now(),
         reminded: None,
+        kind,
     };
     Ok((id, subscription))
 }

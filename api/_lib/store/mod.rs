@@ -134,6 +134,33 @@ pub struct Subscription {
     /// The last reminder sent to it (`notify::reminder_mark`), so the cron sends each one once.
     #[serde(default)]
     pub reminded: Option<String>,
+    /// A browser's push service, or a chat's incoming webhook (then the keys are empty).
+    #[serde(default)]
+    pub kind: Channel,
+}
+
+/// Where a seat's notices go: a browser's push service, or Discord's or Slack's incoming webhook.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Channel {
+    #[default]
+    WebPush,
+    Discord,
+    Slack,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::WebPush => "web-push",
+            Channel::Discord => "discord",
+            Channel::Slack => "slack",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Channel> {
+        [Channel::WebPush, Channel::Discord, Channel::Slack].into_iter().find(|c| c.as_str() == text)
+    }
 }
 
 /// A room as a table row: the same columns in SQLite and PostgreSQL (`sql/init.sql`).

@@ -44,7 +44,7 @@ const ROOM_COLUMNS: &str = "room_id,game,config,moves,version,game_number,resign
     clock,seat1_seen_at,seat2_seen_at,open_pages,seat1_looked_at,seat2_looked_at";
 /// Web Push subscriptions, by room and endpoint (`sql/init.sql`).
 const SUBSCRIPTIONS: &str = "push_subscriptions";
-const SUBSCRIPTION_COLUMNS: &str = "room_id,seat,token_hash,endpoint,p256dh,auth,created_at,reminded";
+const SUBSCRIPTION_COLUMNS: &str = "room_id,seat,token_hash,endpoint,p256dh,auth,created_at,reminded,kind";
 const SOLVES: &str = "triplex_solves";
 /// A view computing each level's records in the database (`sql/init.sql`).
 const RECORDS: &str = "triplex_records";

@@ -8,7 +8,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use tabula_core::{GameKind, Seat};
 
-use super::{LevelRecords, Presence, RoomRow, Solve, Store, StoreError, Subscription};
+use super::{Channel, LevelRecords, Presence, RoomRow, Solve, Store, StoreError, Subscription};
 use crate::room::{Room, RoomId};
 
 const SCHEMA: &str = "
@@ -45,23 +45,25 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     auth TEXT NOT NULL,
     created_at TEXT NOT NULL,
     reminded TEXT,
+    kind TEXT NOT NULL DEFAULT 'web-push',
     PRIMARY KEY (room_id, endpoint)
 );
 ";
 
 /// Columns added after the first release, for files created before them (as in `sql/init.sql`).
-const ADDED_COLUMNS: [(&str, &str); 11] = [
-    ("takeback", "INTEGER CHECK (takeback IN (1, 2))"),
-    ("takeback_policy", "TEXT CHECK (takeback_policy IN ('never', 'ask', 'always'))"),
-    ("abandoned", "INTEGER CHECK (abandoned IN (1, 2))"),
-    ("abandon_draw", "INTEGER NOT NULL DEFAULT 0"),
-    ("seat1_seen_at", "TEXT"),
-    ("seat2_seen_at", "TEXT"),
-    ("public", "INTEGER NOT NULL DEFAULT 0"),
-    ("open_pages", "INTEGER CHECK (open_pages >= 0)"),
-    ("clock", "TEXT"),
-    ("seat1_looked_at", "TEXT"),
-    ("seat2_looked_at", "TEXT"),
+const ADDED_COLUMNS: [(&str, &str, &str); 12] = [
+    ("rooms", "takeback", "INTEGER CHECK (takeback IN (1, 2))"),
+    ("rooms", "takeback_policy", "TEXT CHECK (takeback_policy IN ('never', 'ask', 'always'))"),
+    ("rooms", "abandoned", "INTEGER CHECK (abandoned IN (1, 2))"),
+    ("rooms", "abandon_draw", "INTEGER NOT NULL DEFAULT 0"),
+    ("rooms", "seat1_seen_at", "TEXT"),
+    ("rooms", "seat2_seen_at", "TEXT"),
+    ("rooms", "public", "INTEGER NOT NULL DEFAULT 0"),
+    ("rooms", "open_pages", "INTEGER CHECK (open_pages >= 0)"),
+    ("rooms", "clock", "TEXT"),
+    ("rooms", "seat1_looked_at", "TEXT"),
+    ("rooms", "seat2_looked_at", "TEXT"),
+    ("push_subscriptions", "kind", "TEXT NOT NULL DEFAULT 'web-push'"),
 ];
 
 /// The columns `create` and `replace` write (in `row_values` order), then the presence columns
@@ -106,15 +108,15 @@ impl SqliteStore {
         connection.pragma_update(None, "synchronous", "FULL").map_err(store_error)?;
         connection.busy_timeout(std::time::Duration::from_secs(5)).map_err(store_error)?;
         connection.execute_batch(SCHEMA).map_err(store_error)?;
-        for (column, definition) in ADDED_COLUMNS {
+        for (table, column, definition) in ADDED_COLUMNS {
             let present: bool = connection
-                .query_row("SELECT count(*) > 0 FROM pragma_table_info('rooms') WHERE name = ?1", [column], |r| {
+                .query_row("SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2", [table, column], |r| {
                     r.get(0)
                 })
                 .map_err(store_error)?;
             if !present {
                 connection
-                    .execute_batch(&format!("ALTER TABLE rooms ADD COLUMN {column} {definition}"))
+                    .execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {definition}"))
                     .map_err(store_error)?;
             }
         }
@@ -264,8 +266,18 @@ impl Store for SqliteStore {
         self.with(move |db| {
             db.execute(
                 "INSERT OR REPLACE INTO push_subscriptions \
-                 (room_id, endpoint, seat, token_hash, p256dh, auth, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![s.room_id, s.endpoint, s.seat, s.token_hash, s.p256dh, s.auth, time_text(s.created_at)],
+                 (room_id, endpoint, seat, token_hash, p256dh, auth, created_at, kind) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    s.room_id,
+                    s.endpoint,
+                    s.seat,
+                    s.token_hash,
+                    s.p256dh,
+                    s.auth,
+                    time_text(s.created_at),
+                    s.kind.as_str()
+                ],
             )
             .map_err(store_error)?;
             db.execute(
@@ -320,7 +332,8 @@ impl Store for SqliteStore {
         self.with(move |db| {
             let mut query = db
                 .prepare(
-                    "SELECT room_id, seat, token_hash, endpoint, p256dh, auth, created_at, reminded FROM push_subscriptions \
+                    "SELECT room_id, seat, token_hash, endpoint, p256dh, auth, created_at, reminded, kind \
+                     FROM push_subscriptions \
                      WHERE room_id = ?1 ORDER BY created_at",
                 )
                 .map_err(store_error)?;
@@ -337,6 +350,7 @@ impl Store for SqliteStore {
                             auth: row.get(5)?,
                             created_at: DateTime::<Utc>::MIN_UTC,
                             reminded: row.get(7)?,
+                            kind: Channel::parse(&row.get::<_, String>(8)?).unwrap_or_default(),
                         },
                         created,
                     ))
@@ -463,5 +477,38 @@ mod tests {
         // New rooms are written with the column too.
         let game = GameKind::Popucom.new_game(&json!({})).unwrap();
         assert!(store.create(&Room::new(RoomId::parse("new").unwrap(), &game, now())).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_file_from_before_webhooks_keeps_its_subscriptions_as_web_push() {
+        let old = Connection::open_in_memory().unwrap();
+        // The table as the first release with Web Push made it, with one browser's subscription.
+        old.execute_batch(
+            "CREATE TABLE push_subscriptions (room_id TEXT NOT NULL, endpoint TEXT NOT NULL, \
+             seat INTEGER NOT NULL CHECK (seat IN (1, 2)), token_hash TEXT NOT NULL, p256dh TEXT NOT NULL, \
+             auth TEXT NOT NULL, created_at TEXT NOT NULL, reminded TEXT, PRIMARY KEY (room_id, endpoint));",
+        )
+        .unwrap();
+        old.execute(
+            "INSERT INTO push_subscriptions VALUES ('old', 'https://fcm.googleapis.com/x', 2, 'h', 'k', 'a', ?1, NULL)",
+            [time_text(now())],
+        )
+        .unwrap();
+        let store = SqliteStore::with_connection(old).unwrap();
+        let id = RoomId::parse("old").unwrap();
+        let webhook = Subscription {
+            room_id: "old".into(),
+            seat: 1,
+            token_hash: "h1".into(),
+            endpoint: "https://discord.com/api/webhooks/1/x".into(),
+            p256dh: String::new(),
+            auth: String::new(),
+            created_at: now(),
+            reminded: None,
+            kind: Channel::Discord,
+        };
+        store.subscribe(&webhook, 5).await.unwrap();
+        let kinds: Vec<Channel> = store.subscriptions(&id).await.unwrap().into_iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, vec![Channel::WebPush, Channel::Discord]);
     }
 }

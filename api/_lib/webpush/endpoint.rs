@@ -3,7 +3,8 @@
 //! and never one that resolves to a private, loopback or link-local address (no request forgery
 //! into the deployment's network). `PUSH_SERVICE_HOSTS` replaces the list (a stand-in on loopback
 //! in tests, a self-hosted push service); a host it names exactly may then resolve anywhere, and
-//! plain `http` is allowed to a loopback host.
+//! plain `http` is allowed to a loopback host. A seat may name a Discord or Slack incoming webhook
+//! instead of a browser: the same checks, against those two services' hosts.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
@@ -15,13 +16,17 @@ use reqwest::Url;
 pub const KNOWN_PUSH_SERVICES: [&str; 4] =
     ["fcm.googleapis.com", "updates.push.services.mozilla.com", "*.push.apple.com", "*.notify.windows.com"];
 
+/// The hosts of Discord's and Slack's incoming webhooks (`webhook.rs` tells them apart by path).
+pub const KNOWN_WEBHOOK_HOSTS: [&str; 3] = ["discord.com", "discordapp.com", "hooks.slack.com"];
+
 /// The longest endpoint kept (browsers' are a few hundred characters).
 const MAX_ENDPOINT_LEN: usize = 2048;
 
 #[derive(Clone, Debug)]
 pub struct PushHosts {
     entries: Vec<String>,
-    /// From `PUSH_SERVICE_HOSTS` rather than the built-in list.
+    webhook_entries: Vec<String>,
+    /// From `PUSH_SERVICE_HOSTS` rather than the built-in lists (it replaces both).
     configured: bool,
     /// Addresses to use instead of asking DNS (tests).
     resolved: HashMap<String, Vec<IpAddr>>,
@@ -31,6 +36,7 @@ impl Default for PushHosts {
     fn default() -> PushHosts {
         PushHosts {
             entries: KNOWN_PUSH_SERVICES.map(String::from).to_vec(),
+            webhook_entries: KNOWN_WEBHOOK_HOSTS.map(String::from).to_vec(),
             configured: false,
             resolved: HashMap::new(),
         }
@@ -38,16 +44,16 @@ impl Default for PushHosts {
 }
 
 impl PushHosts {
-    /// `PUSH_SERVICE_HOSTS`: host names (or `*.domain`) separated by commas; the known services
-    /// when unset.
+    /// `PUSH_SERVICE_HOSTS`: host names (or `*.domain`) separated by commas, for push services and
+    /// webhooks alike; the known services when unset.
     pub fn parse(configured: Option<&str>) -> PushHosts {
         match configured {
             None => PushHosts::default(),
-            Some(list) => PushHosts {
-                entries: list.split(',').map(|h| h.trim().to_ascii_lowercase()).filter(|h| !h.is_empty()).collect(),
-                configured: true,
-                resolved: HashMap::new(),
-            },
+            Some(list) => {
+                let entries: Vec<String> =
+                    list.split(',').map(|h| h.trim().to_ascii_lowercase()).filter(|h| !h.is_empty()).collect();
+                PushHosts { webhook_entries: entries.clone(), entries, configured: true, resolved: HashMap::new() }
+            }
         }
     }
 
@@ -59,6 +65,15 @@ impl PushHosts {
 
     /// `endpoint` if a subscription may name it, or why not.
     pub async fn check(&self, endpoint: &str) -> Result<Url, String> {
+        self.check_in(&self.entries, "push service", endpoint).await
+    }
+
+    /// `address` if a seat may name it as its incoming webhook, or why not.
+    pub async fn check_webhook(&self, address: &str) -> Result<Url, String> {
+        self.check_in(&self.webhook_entries, "webhook service", address).await
+    }
+
+    async fn check_in(&self, entries: &[String], service: &str, endpoint: &str) -> Result<Url, String> {
         if endpoint.len() > MAX_ENDPOINT_LEN {
             return Err(format!("the endpoint is longer than {MAX_ENDPOINT_LEN} characters"));
         }
@@ -72,8 +87,8 @@ impl PushHosts {
         if !url.username().is_empty() || url.password().is_some() {
             return Err("the endpoint carries credentials".into());
         }
-        let Some(named) = self.matches(&host) else {
-            return Err(format!("{host} is not a known push service"));
+        let Some(named) = matches(entries, &host) else {
+            return Err(format!("{host} is not a known {service}"));
         };
         let port = url.port_or_known_default().ok_or("the endpoint has no port")?;
         let addresses = match self.resolved.get(&host) {
@@ -97,17 +112,17 @@ impl PushHosts {
             _ => Err("the endpoint must be https".into()),
         }
     }
+}
 
-    /// Whether `host` is on the list: `Some(true)` when named exactly, `Some(false)` through a
-    /// `*.` entry.
-    fn matches(&self, host: &str) -> Option<bool> {
-        self.entries.iter().find_map(|entry| match entry.strip_prefix("*.") {
-            Some(domain) => {
-                host.strip_suffix(domain).is_some_and(|sub| sub.len() > 1 && sub.ends_with('.')).then_some(false)
-            }
-            None => (entry == host).then_some(true),
-        })
-    }
+/// Whether `host` is on the list: `Some(true)` when named exactly, `Some(false)` through a `*.`
+/// entry.
+fn matches(entries: &[String], host: &str) -> Option<bool> {
+    entries.iter().find_map(|entry| match entry.strip_prefix("*.") {
+        Some(domain) => {
+            host.strip_suffix(domain).is_some_and(|sub| sub.len() > 1 && sub.ends_with('.')).then_some(false)
+        }
+        None => (entry == host).then_some(true),
+    })
 }
 
 /// An address on the public internet: not private, loopback, link-local, shared (CGNAT),
@@ -207,6 +222,22 @@ mod tests {
             let error = hosts.check(endpoint).await.expect_err(endpoint);
             assert!(error.contains(why), "{endpoint}: {error}");
         }
+    }
+
+    #[tokio::test]
+    async fn webhooks_only_on_discord_and_slack() {
+        let hosts = PushHosts::default()
+            .resolving("discord.com", vec![ip("162.159.135.232")])
+            .resolving("hooks.slack.com", vec![ip("34.226.36.46")])
+            .resolving("fcm.googleapis.com", vec![ip("142.250.74.10")]);
+        assert!(hosts.check_webhook("https://discord.com/api/webhooks/1/abc").await.is_ok());
+        assert!(hosts.check_webhook("https://hooks.slack.com/services/T0/B0/x").await.is_ok());
+        let error = hosts.check_webhook("https://fcm.googleapis.com/fcm/send/abc").await.unwrap_err();
+        assert!(error.contains("not a known webhook service"), "{error}");
+        let error = hosts.check("https://discord.com/api/webhooks/1/abc").await.unwrap_err();
+        assert!(error.contains("not a known push service"), "a webhook is no push service: {error}");
+        let error = hosts.check_webhook("http://discord.com/api/webhooks/1/abc").await.unwrap_err();
+        assert!(error.contains("https"), "{error}");
     }
 
     #[tokio::test]

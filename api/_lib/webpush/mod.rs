@@ -1,18 +1,21 @@
 //! Web Push (RFC 8030): the payload encrypted for the browser (RFC 8291, `aes128gcm`), signed with
 //! the deployment's VAPID key (RFC 8292), sent only to known push services (`endpoint.rs`). What
-//! is pushed, and when, is `notify/`'s.
+//! is pushed, and when, is `notify/`'s. A seat may have a Discord or Slack webhook instead
+//! (`webhook.rs`), sent the same notices.
 
 mod endpoint;
 mod vapid;
+mod webhook;
 
 use std::time::Duration;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
-pub use self::endpoint::{is_public, PushHosts, KNOWN_PUSH_SERVICES};
+pub use self::endpoint::{is_public, PushHosts, KNOWN_PUSH_SERVICES, KNOWN_WEBHOOK_HOSTS};
 pub use self::vapid::VapidKeys;
-use crate::store::Subscription;
+pub use self::webhook::channel_of;
+use crate::store::{Channel, Subscription};
 
 /// How long one push may take: it is sent before the move's answer (a function may be frozen once
 /// it has answered), so a slow push service costs the mover at most this.
@@ -20,18 +23,33 @@ const PUSH_DEADLINE: Duration = Duration::from_secs(3);
 /// How long a push service keeps a notification for an offline browser.
 const TTL_SECONDS: u32 = 24 * 3600;
 
-/// Sends Web Push: the keys, the push services allowed, an HTTP client.
+/// Sends Web Push: the keys, the push services allowed, an HTTP client, and the site's address for
+/// the links webhooks post.
 pub struct Notifier {
     keys: VapidKeys,
     hosts: PushHosts,
     client: reqwest::Client,
+    site: Option<String>,
 }
 
 impl Notifier {
     pub fn new(keys: VapidKeys, hosts: PushHosts) -> Notifier {
         // No redirects: a push service that redirects would lead the server past the host check.
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(PUSH_DEADLINE);
-        Notifier { keys, hosts, client: client.build().expect("a plain HTTP client builds") }
+        Notifier { keys, hosts, client: client.build().expect("a plain HTTP client builds"), site: None }
+    }
+
+    /// With the site's public address (`https://tabula.example`), which webhooks' links start with.
+    pub fn with_site(mut self, site: Option<String>) -> Notifier {
+        self.site = site;
+        self
+    }
+
+    /// `address` if a seat may name it as its incoming webhook, and which service it is, or why not.
+    pub async fn check_webhook(&self, address: &str) -> Result<(reqwest::Url, Channel), String> {
+        let url = self.hosts.check_webhook(address).await?;
+        let channel = channel_of(&url).ok_or("not an incoming webhook's address (Discord's or Slack's)")?;
+        Ok((url, channel))
     }
 
     /// What pages subscribe with (`applicationServerKey`).
@@ -66,6 +84,9 @@ pub(crate) enum Delivery {
 
 impl Notifier {
     pub(crate) async fn send(&self, subscription: &Subscription, payload: &[u8]) -> Delivery {
+        if subscription.kind != Channel::WebPush {
+            return self.post_webhook(subscription, payload).await;
+        }
         let url = match self.hosts.check(&subscription.endpoint).await {
             Ok(url) => url,
             Err(why) => return Delivery::Failed(why),
@@ -91,11 +112,28 @@ impl Notifier {
             .header("Content-Type", "application/octet-stream")
             .header("Authorization", authorization)
             .body(body);
-        match request.send().await {
-            Ok(response) if response.status().is_success() => Delivery::Sent,
-            Ok(response) if matches!(response.status().as_u16(), 404 | 410) => Delivery::Gone,
-            Ok(response) => Delivery::Failed(format!("the push service answered {}", response.status())),
-            Err(error) => Delivery::Failed(error.to_string()),
-        }
+        delivery(request.send().await)
+    }
+
+    /// A notice (the push's JSON) as the webhook's message.
+    async fn post_webhook(&self, subscription: &Subscription, payload: &[u8]) -> Delivery {
+        let url = match self.check_webhook(&subscription.endpoint).await {
+            Ok((url, _)) => url,
+            Err(why) => return Delivery::Failed(why),
+        };
+        let notice = serde_json::from_slice(payload).unwrap_or_default();
+        let message = webhook::message(subscription.kind, &notice, self.site.as_deref());
+        let request = self.client.post(url).header("Content-Type", "application/json").body(message.to_string());
+        delivery(request.send().await)
+    }
+}
+
+/// 404 or 410: the subscription or webhook is gone; any other failure is kept and tried again.
+fn delivery(answer: reqwest::Result<reqwest::Response>) -> Delivery {
+    match answer {
+        Ok(response) if response.status().is_success() => Delivery::Sent,
+        Ok(response) if matches!(response.status().as_u16(), 404 | 410) => Delivery::Gone,
+        Ok(response) => Delivery::Failed(format!("the push service answered {}", response.status())),
+        Err(error) => Delivery::Failed(error.to_string()),
     }
 }

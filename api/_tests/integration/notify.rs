@@ -2,7 +2,7 @@
 //! which checks each push's VAPID signature and decrypts its payload): subscriptions checked and
 //! kept, a move pushed to the seat now on move with the room's address, nothing while that seat's
 //! page is visible, a game's end pushed, and a subscription the service expired deleted after the
-//! next push.
+//! next push. Discord and Slack webhooks against a stand-in that records what each is posted.
 
 use serde_json::{json, Value};
 use tabula_api::notify::SUBSCRIPTIONS_PER_SEAT;
@@ -261,7 +261,89 @@ pub async fn the_cron_ends_games_out_of_time_and_reminds_correspondence_players(
     assert_eq!(reminder["url"], format!("/room/{room}"));
 }
 
+/// A stand-in for Discord's and Slack's webhook hosts on loopback: records each POST's path and
+/// JSON; a path with `gone` answers 404, as a deleted webhook does.
+async fn webhook_service() -> (String, std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>) {
+    use axum::extract::{Json, State};
+    use axum::http::{StatusCode, Uri};
+    type Posts = std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>;
+    async fn record(State(posts): State<Posts>, uri: Uri, Json(body): Json<Value>) -> StatusCode {
+        posts.lock().unwrap().push((uri.path().to_owned(), body));
+        if uri.path().contains("gone") {
+            StatusCode::NOT_FOUND
+        } else {
+            StatusCode::NO_CONTENT
+        }
+    }
+    let posts = Posts::default();
+    let app = axum::Router::new().fallback(axum::routing::post(record)).with_state(posts.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://localhost:{}", listener.local_addr().unwrap().port());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (base, posts)
+}
+
+pub async fn webhooks_post_each_seat_s_notices_to_discord_or_slack(backend: Backend) {
+    let (api, _) = TestApi::start_notifying(backend, PushHosts::parse(Some("localhost"))).await;
+    let (service, posts) = webhook_service().await;
+    let room = room_id();
+    let [red, blue] = api.seated_room(&room).await;
+    let webhook = |token: &str, address: String| json!({"roomId": room, "token": token, "webhook": address});
+    let refusals = [
+        (webhook(&red, format!("{service}/not/a/webhook")), 400, "endpoint_refused"),
+        (webhook(&red, "https://example.com/api/webhooks/1/x".into()), 400, "endpoint_refused"),
+        (webhook("not-a-seat", format!("{service}/api/webhooks/1/red")), 403, "not_a_player"),
+        (
+            json!({"roomId": room, "token": red, "webhook": format!("{service}/api/webhooks/1/red"), "subscription": {}}),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (body, status, code) in refusals {
+        let reply = notify(&api, reqwest::Method::POST, body.clone()).await;
+        assert_eq!((reply.status.as_u16(), reply.code()), (status, code), "{body}: {}", reply.raw);
+    }
+    let subscribed = notify(&api, reqwest::Method::POST, webhook(&red, format!("{service}/api/webhooks/1/red"))).await;
+    assert_eq!(subscribed.body, json!({"subscribed": true}), "{}", subscribed.raw);
+    let subscribed =
+        notify(&api, reqwest::Method::POST, webhook(&blue, format!("{service}/services/T1/B2/blue"))).await;
+    assert_eq!(subscribed.body, json!({"subscribed": true}), "{}", subscribed.raw);
+    assert!(!api.get(&room).await.raw.contains("/services/T1"), "never in a view");
+
+    // Red's move: Blue's Slack channel hears it; Blue's move: Red's Discord channel.
+    let reply = api.play(&room, &red, version(&api.get(&room).await), json!({"row": 4, "col": 4})).await;
+    api.play(&room, &blue, version(&reply), json!({"row": 0, "col": 0})).await;
+    let posted = posts.lock().unwrap().clone();
+    assert_eq!(posted.len(), 2, "{posted:?}");
+    assert_eq!(posted[0].0, "/services/T1/B2/blue");
+    let slack = posted[0].1["text"].as_str().unwrap();
+    assert!(
+        slack.starts_with("*Your move*: Your move in POPUCOM") && slack.ends_with(&format!("/room/{room}")),
+        "{slack}"
+    );
+    assert_eq!(posted[1].0, "/api/webhooks/1/red");
+    let discord = posted[1].1["content"].as_str().unwrap();
+    assert!(discord.starts_with("**Your move**: Your move in POPUCOM"), "{discord}");
+    assert_eq!(posted[1].1["allowed_mentions"], json!({"parse": []}), "no one pinged");
+
+    // A webhook deleted in the chat (404) is deleted here after the next notice; DELETE stops one.
+    let gone = notify(&api, reqwest::Method::POST, webhook(&red, format!("{service}/api/webhooks/2/gone"))).await;
+    assert_eq!(gone.status, 200);
+    let stopped = notify(&api, reqwest::Method::DELETE, webhook(&blue, format!("{service}/services/T1/B2/blue"))).await;
+    assert_eq!(stopped.body, json!({"subscribed": false}));
+    let id = RoomId::parse(&room).unwrap();
+    assert_eq!(api.store.subscriptions(&id).await.unwrap().len(), 2);
+    let reply = api.play(&room, &red, version(&api.get(&room).await), json!({"row": 8, "col": 8})).await;
+    api.play(&room, &blue, version(&reply), json!({"row": 0, "col": 8})).await;
+    let kept: Vec<String> = api.store.subscriptions(&id).await.unwrap().into_iter().map(|s| s.endpoint).collect();
+    assert_eq!(kept, vec![format!("{service}/api/webhooks/1/red")], "the 404 deleted the gone one");
+    let paths: Vec<String> = posts.lock().unwrap().iter().skip(2).map(|(path, _)| path.clone()).collect();
+    assert_eq!(paths.len(), 2, "Red's two webhooks, and Blue's stopped Slack nothing: {paths:?}");
+    assert!(paths.iter().all(|path| path.starts_with("/api/webhooks/")), "{paths:?}");
+}
+
 both_stores!(
+    webhooks_post_each_seat_s_notices_to_discord_or_slack,
     the_cron_ends_games_out_of_time_and_reminds_correspondence_players,
     subscriptions_are_checked_and_kept_apart_from_views,
     a_move_is_pushed_to_the_seat_on_move_unless_it_looks,

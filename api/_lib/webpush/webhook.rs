@@ -1,0 +1,74 @@
+//! Discord's and Slack's incoming webhooks, for players who live there: which service an address
+//! is (by its path, so a stand-in on loopback can play either), and the message each takes. The
+//! text names players, whose names are theirs to choose: no mention may ping a channel.
+
+use reqwest::Url;
+use serde_json::{json, Value};
+
+use crate::store::Channel;
+
+/// The webhook service of `address` (`/api/webhooks/...` is Discord's, `/services/...` Slack's).
+pub fn channel_of(address: &Url) -> Option<Channel> {
+    let path = address.path();
+    if path.starts_with("/api/webhooks/") {
+        Some(Channel::Discord)
+    } else if path.starts_with("/services/") {
+        Some(Channel::Slack)
+    } else {
+        None
+    }
+}
+
+/// The webhook's JSON for a notice (`{title, body, url}` as pushed), with the room's full address
+/// where the site's is known.
+pub fn message(channel: Channel, notice: &Value, site: Option<&str>) -> Value {
+    let field = |name: &str| notice[name].as_str().unwrap_or_default();
+    let link = match site {
+        Some(site) => format!("{}{}", site.trim_end_matches('/'), field("url")),
+        None => field("url").to_owned(),
+    };
+    match channel {
+        // Slack reads `<...>` as links and mentions (`<!channel>`): escaped as its docs say.
+        Channel::Slack => json!({
+            "text": format!("*{}*: {} {link}", slack_escape(field("title")), slack_escape(field("body"))),
+        }),
+        // Discord: no mention of anyone is resolved (`@everyone` in a name stays text).
+        Channel::Discord | Channel::WebPush => json!({
+            "content": format!("**{}**: {} {link}", field("title"), field("body")),
+            "allowed_mentions": {"parse": []},
+        }),
+    }
+}
+fn slack_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_path_tells_the_service() {
+        let of = |address: &str| channel_of(&Url::parse(address).unwrap());
+        assert_eq!(of("https://discord.com/api/webhooks/1/abc"), Some(Channel::Discord));
+        assert_eq!(of("https://hooks.slack.com/services/T0/B0/x"), Some(Channel::Slack));
+        assert_eq!(of("https://discord.com/channels/1"), None);
+        for channel in [Channel::WebPush, Channel::Discord, Channel::Slack] {
+            assert_eq!(Channel::parse(channel.as_str()), Some(channel));
+        }
+    }
+
+    #[test]
+    fn messages_link_the_room_and_ping_no_one() {
+        let notice =
+            json!({"title": "Your move", "body": "Your move in Go against <!channel> @everyone", "url": "/room/abc"});
+        let discord = message(Channel::Discord, &notice, Some("https://tabula.example/"));
+        assert_eq!(
+            discord["content"],
+            "**Your move**: Your move in Go against <!channel> @everyone https://tabula.example/room/abc"
+        );
+        assert_eq!(discord["allowed_mentions"], json!({"parse": []}));
+        let slack = message(Channel::Slack, &notice, None);
+        assert_eq!(slack["text"], "*Your move*: Your move in Go against &lt;!channel&gt; @everyone /room/abc");
+    }
+}
