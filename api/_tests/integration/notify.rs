@@ -10,7 +10,7 @@ use tabula_api::room::RoomId;
 use tabula_api::webpush::PushHosts;
 
 use crate::client::{room_id, Backend, Reply, TestApi, CRON_SECRET};
-use crate::services::web_push_service;
+use crate::services::{web_push_service, webhook_service};
 
 /// A browser's subscription at the stand-in (`PushSubscription.toJSON()`), and its id there.
 async fn browser_subscription(public_key: &str) -> (Value, String) {
@@ -259,28 +259,6 @@ pub async fn the_cron_ends_games_out_of_time_and_reminds_correspondence_players(
     let reminder = pushed.last().unwrap();
     assert!(reminder["body"].as_str().unwrap().starts_with("1 hour left: your move"), "{reminder}");
     assert_eq!(reminder["url"], format!("/room/{room}"));
-}
-
-/// A stand-in for Discord's and Slack's webhook hosts on loopback: records each POST's path and
-/// JSON; a path with `gone` answers 404, as a deleted webhook does.
-async fn webhook_service() -> (String, std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>) {
-    use axum::extract::{Json, State};
-    use axum::http::{StatusCode, Uri};
-    type Posts = std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>;
-    async fn record(State(posts): State<Posts>, uri: Uri, Json(body): Json<Value>) -> StatusCode {
-        posts.lock().unwrap().push((uri.path().to_owned(), body));
-        if uri.path().contains("gone") {
-            StatusCode::NOT_FOUND
-        } else {
-            StatusCode::NO_CONTENT
-        }
-    }
-    let posts = Posts::default();
-    let app = axum::Router::new().fallback(axum::routing::post(record)).with_state(posts.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://localhost:{}", listener.local_addr().unwrap().port());
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (base, posts)
 }
 
 pub async fn webhooks_post_each_seat_s_notices_to_discord_or_slack(backend: Backend) {

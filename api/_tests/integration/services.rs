@@ -2,7 +2,8 @@
 //! stopped when the test process exits (each child gets a parent-death signal): a throwaway
 //! PostgreSQL cluster set up with Supabase's roles and `sql/init.sql`, PostgREST 12, redis-server.
 //! A missing program fails the tests with a message saying how to install it. The command's load
-//! tests (`cli/tests/load.rs`) use this file too, each binary a part of it.
+//! tests (`cli/tests/load.rs`) use this file too, each binary a part of it, and the browser tests
+//! its webhook stand-in.
 #![allow(dead_code)]
 
 use std::net::{TcpListener, TcpStream};
@@ -487,4 +488,29 @@ pub fn web_push_service() -> &'static str {
             format!("http://127.0.0.1:{port}")
         })
     })
+}
+
+/// What the webhook stand-in was posted: each request's path and JSON.
+pub type WebhookPosts = std::sync::Arc<std::sync::Mutex<Vec<(String, serde_json::Value)>>>;
+
+/// A stand-in for Discord's and Slack's webhook hosts on loopback (`http://localhost:<port>`, on
+/// the calling test's runtime): records each POST; a path with `gone` answers 404, as a deleted
+/// webhook does.
+pub async fn webhook_service() -> (String, WebhookPosts) {
+    use axum::extract::{Json, State};
+    use axum::http::{StatusCode, Uri};
+    async fn record(State(posts): State<WebhookPosts>, uri: Uri, Json(body): Json<serde_json::Value>) -> StatusCode {
+        posts.lock().unwrap().push((uri.path().to_owned(), body));
+        if uri.path().contains("gone") {
+            StatusCode::NOT_FOUND
+        } else {
+            StatusCode::NO_CONTENT
+        }
+    }
+    let posts = WebhookPosts::default();
+    let app = axum::Router::new().fallback(axum::routing::post(record)).with_state(posts.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
+    let base = format!("http://localhost:{}", listener.local_addr().expect("its address").port());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (base, posts)
 }

@@ -17,6 +17,8 @@ mod live;
 mod lobby;
 mod notify;
 mod realtime;
+#[path = "../../../api/_tests/integration/services.rs"]
+mod services;
 mod site;
 mod targets;
 mod triplex;

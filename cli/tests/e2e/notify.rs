@@ -7,9 +7,10 @@
 
 use serde_json::{json, Value};
 
-use crate::browser::{cdp, click, js, site_dist, text, try_cdp, wait_until, Driver};
+use crate::browser::{cdp, click, js, screenshot, site_dist, text, try_cdp, wait_until, Driver};
 use crate::common::Server;
 use crate::desktop::Desktop;
+use crate::services::webhook_service;
 use crate::{create_room, exclusive, take_seat};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -30,15 +31,7 @@ async fn rooms_offer_push_where_the_server_has_keys_and_the_worker_shows_pushes(
 
     // With keys: the switch; turning it on asks for permission and subscribes (which this
     // Chromium cannot: no push service), and the page says it could not.
-    let (public, private) = tabula_api::webpush::VapidKeys::generate().unwrap();
-    let server = Server::start_with_env(
-        site_dist(),
-        &[
-            ("VAPID_PUBLIC_KEY", &public),
-            ("VAPID_PRIVATE_KEY", &private),
-            ("VAPID_SUBJECT", "mailto:e2e@tabula.invalid"),
-        ],
-    );
+    let server = server_with_keys(&[]);
     let page = driver.browser().await;
     let origin = server.base.clone();
     cdp(&page, "Browser.grantPermissions", json!({"origin": origin, "permissions": ["notifications"]})).await;
@@ -92,6 +85,17 @@ async fn rooms_offer_push_where_the_server_has_keys_and_the_worker_shows_pushes(
     assert_eq!(tabs_at(&page, &room_url).await, 1, "a second click opened a second tab of the room");
 }
 
+/// `tabula serve` with fresh VAPID keys, and `more` settings.
+fn server_with_keys(more: &[(&str, &str)]) -> Server {
+    let (public, private) = tabula_api::webpush::VapidKeys::generate().unwrap();
+    let keys = [
+        ("VAPID_PUBLIC_KEY", public.as_str()),
+        ("VAPID_PRIVATE_KEY", private.as_str()),
+        ("VAPID_SUBJECT", "mailto:e2e@tabula.invalid"),
+    ];
+    Server::start_with_env(site_dist(), &[&keys[..], more].concat())
+}
+
 /// The worker's notifications, as the page sees them.
 const SHOWN: &str = "return navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => \
     all.map((n) => [n.title, n.body, n.data && n.data.url]))";
@@ -143,4 +147,59 @@ async fn tabs_at(page: &fantoccini::Client, url: &str) -> usize {
         .iter()
         .filter(|target| target["type"] == "page" && target["url"] == url)
         .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_can_have_its_moves_posted_to_a_discord_channel() {
+    let _one = exclusive().await;
+    let (service, posts) = webhook_service().await;
+    let server = server_with_keys(&[("PUSH_SERVICE_HOSTS", "localhost")]);
+    let driver = Driver::start();
+    let page = driver.browser().await;
+    let room = create_room(&server, "popucom", json!({})).await;
+    take_seat(&page, &server, &room, 1).await;
+    wait_until(&page, "return !!document.querySelector('.push-webhook')", 10, "the webhook field").await;
+    js(&page, "document.querySelector('.push-webhook').open = true; return true").await;
+
+    // An address that is no webhook is refused, with the server's reason; Discord's is taken.
+    let fill = |address: String| {
+        format!(
+            "const f = document.getElementById('push-webhook'); f.value = {address:?}; \
+             document.getElementById('push-webhook-said').textContent = ''; return true"
+        )
+    };
+    js(&page, &fill(format!("{service}/not-a-webhook"))).await;
+    click(&page, "#push-webhook-save").await;
+    wait_until(&page, "return document.getElementById('push-webhook-said').textContent !== ''", 10, "an answer").await;
+    let said = text(&page, "#push-webhook-said").await;
+    assert!(said.starts_with("Not taken (") && said.contains("webhook"), "{said}");
+    js(&page, &fill(format!("{service}/api/webhooks/1/e2e"))).await;
+    click(&page, "#push-webhook-save").await;
+    wait_until(&page, "return document.getElementById('push-webhook-said').textContent === 'Done.'", 10, "taken").await;
+    screenshot(&page, "room-webhook").await;
+
+    // Red's page closes (a poll without `visible` says it no longer looks); Blue sits down and
+    // both move: Red's turn comes, posted to the channel with the room's address.
+    let red = js(&page, "return document.querySelector('script[src=\"/web-push.js\"]').dataset.token").await;
+    let red = red.as_str().expect("the seat's token").to_owned();
+    page.goto("about:blank").await.unwrap();
+    let http = reqwest::Client::new();
+    let api = format!("{}/api/game", server.base);
+    let poll = http.get(&api).query(&[("roomId", room.as_str())]).header("x-tabula-token", &red).send().await.unwrap();
+    assert_eq!(poll.status(), 200);
+    let joined: Value =
+        http.post(&api).json(&json!({"roomId": room, "seat": 2})).send().await.unwrap().json().await.unwrap();
+    let blue = joined["token"].as_str().expect("Blue's token").to_owned();
+    let view: Value = http.get(&api).query(&[("roomId", room.as_str())]).send().await.unwrap().json().await.unwrap();
+    let mut version = view["version"].as_i64().expect("a version");
+    for (token, cell) in [(&red, json!({"row": 4, "col": 4})), (&blue, json!({"row": 0, "col": 0}))] {
+        let body = json!({"roomId": room, "token": token, "version": version, "move": cell});
+        let moved: Value = http.put(&api).json(&body).send().await.unwrap().json().await.unwrap();
+        version = moved["version"].as_i64().unwrap_or_else(|| panic!("a move: {moved}"));
+    }
+    let posted = posts.lock().unwrap().clone();
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert_eq!(posted[0].0, "/api/webhooks/1/e2e");
+    let content = posted[0].1["content"].as_str().unwrap();
+    assert!(content.starts_with("**Your move**") && content.ends_with(&format!("/room/{room}")), "{content}");
 }

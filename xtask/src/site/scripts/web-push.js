@@ -7,12 +7,21 @@
 // worker (sw.js, scope "/"), subscribes this browser with the server's VAPID key and gives the
 // subscription to the seat (POST /api/notify); off, it takes it back (DELETE). The player's choice
 // is kept per room; a room they never chose in follows the default, without asking for permission
-// (only a click asks).
+// (only a click asks). Below it, for players who live in a chat, a field for a Discord or Slack
+// incoming webhook's address, given to the seat the same way (any browser can do that).
 (() => {
   const data = document.currentScript.dataset;
   const slot = document.getElementById("push-room");
   const choice = "tabula.push." + data.room;
-  if (!slot || !("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return;
+  if (!slot) return;
+  const pushes = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+  const notify = (method, body) =>
+    fetch("/api/notify", {
+      method,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ roomId: data.room, token: data.token, ...body }),
+    });
+  const element = (tag, properties) => Object.assign(document.createElement(tag), properties);
 
   const decodeKey = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
@@ -33,13 +42,50 @@
       const subscribing = registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: decodeKey(publicKey) });
       subscription = await Promise.race([subscribing, giveUp]);
     }
-    const answer = await fetch("/api/notify", {
-      method: on ? "POST" : "DELETE",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ roomId: data.room, token: data.token, subscription: subscription.toJSON() }),
-    });
+    const answer = await notify(on ? "POST" : "DELETE", { subscription: subscription.toJSON() });
     if (!answer.ok) throw new Error("refused");
     return on;
+  };
+
+  // The seat's webhook, kept per room on this device so that it shows and can be stopped.
+  const drawWebhook = () => {
+    const kept = "tabula.webhook." + data.room;
+    const field = element("input", { type: "url", id: "push-webhook", placeholder: "https://discord.com/api/webhooks/…" });
+    field.value = localStorage.getItem(kept) || "";
+    field.setAttribute("aria-label", data.webhook);
+    const save = element("button", { type: "submit", id: "push-webhook-save", className: "button", textContent: data.webhookSave });
+    const stop = element("button", { type: "button", id: "push-webhook-stop", className: "button", textContent: data.webhookStop });
+    const said = element("p", { id: "push-webhook-said", className: "message" });
+    said.setAttribute("role", "status");
+    const form = element("form", {});
+    const send = (method) => {
+      said.textContent = "";
+      const address = field.value.trim();
+      notify(method, { webhook: address })
+        .then(async (answer) => {
+          if (!answer.ok) {
+            const error = ((await answer.json().catch(() => ({}))).error || {});
+            throw new Error(error.message || error.code || String(answer.status));
+          }
+          if (method === "POST") {
+            localStorage.setItem(kept, address);
+          } else {
+            localStorage.removeItem(kept);
+            field.value = "";
+          }
+          said.textContent = data.webhookDone;
+        })
+        .catch((error) => (said.textContent = data.webhookFailed.replace("REASON", error.message)));
+    };
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      send("POST");
+    });
+    stop.addEventListener("click", () => send("DELETE"));
+    form.append(field, save, " ", stop);
+    const details = element("details", { className: "push-webhook" });
+    details.append(element("summary", { textContent: data.webhook }), form, said);
+    slot.append(details);
   };
 
   // `/api/push` says whether the server sends pushes (asking `/api/notify` on a server without
@@ -51,6 +97,8 @@
     .then(async (server) => {
       if (!server || slot.dataset.ready) return;
       slot.dataset.ready = "1";
+      drawWebhook();
+      if (!pushes) return;
       const label = document.createElement("label");
       label.className = "push-room";
       const box = document.createElement("input");
@@ -61,7 +109,7 @@
       failed.className = "message";
       failed.id = "push-failed";
       failed.setAttribute("role", "status");
-      slot.append(label, failed);
+      slot.prepend(label, failed);
       const saved = localStorage.getItem(choice);
       const wanted = saved === null ? data.default === "1" : saved === "1";
       box.checked = await turn(server.publicKey, wanted, false).catch(() => false);
