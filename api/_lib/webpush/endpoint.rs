@@ -7,7 +7,7 @@
 //! instead of a browser: the same checks, against those two services' hosts.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 use reqwest::Url;
 
@@ -91,9 +91,19 @@ impl PushHosts {
             return Err(format!("{host} is not a known {service}"));
         };
         let port = url.port_or_known_default().ok_or("the endpoint has no port")?;
-        let addresses = match self.resolved.get(&host) {
+        let addresses = self.addresses(&host, port, named && self.configured).await?;
+        match url.scheme() {
+            "https" => Ok(url),
+            "http" if self.configured && addresses.iter().all(IpAddr::is_loopback) => Ok(url),
+            _ => Err("the endpoint must be https".into()),
+        }
+    }
+
+    /// `host`'s addresses, where it may be reached: public ones only, unless `exempt`.
+    async fn addresses(&self, host: &str, port: u16, exempt: bool) -> Result<Vec<IpAddr>, String> {
+        let addresses: Vec<IpAddr> = match self.resolved.get(host) {
             Some(addresses) => addresses.clone(),
-            None => tokio::net::lookup_host((host.as_str(), port))
+            None => tokio::net::lookup_host((host, port))
                 .await
                 .map_err(|e| format!("{host} does not resolve: {e}"))?
                 .map(|a| a.ip())
@@ -102,15 +112,32 @@ impl PushHosts {
         if addresses.is_empty() {
             return Err(format!("{host} does not resolve"));
         }
-        let exempt = named && self.configured;
         if let Some(private) = addresses.iter().find(|ip| !is_public(**ip)).filter(|_| !exempt) {
             return Err(format!("{host} resolves to a private address ({private})"));
         }
-        match url.scheme() {
-            "https" => Ok(url),
-            "http" if self.configured && addresses.iter().all(IpAddr::is_loopback) => Ok(url),
-            _ => Err("the endpoint must be https".into()),
-        }
+        Ok(addresses)
+    }
+}
+
+/// The HTTP client's resolver for pushes and webhooks: the addresses it connects to are the ones
+/// it checked, so a name whose DNS changes between the endpoint's check and the connection
+/// (rebinding) still never reaches a private address.
+pub struct CheckedResolver(pub PushHosts);
+
+impl reqwest::dns::Resolve for CheckedResolver {
+    fn resolve(&self, name: hyper_0_14::client::connect::dns::Name) -> reqwest::dns::Resolving {
+        let hosts = self.0.clone();
+        Box::pin(async move {
+            let host = name.as_str().to_ascii_lowercase();
+            let listed = [&hosts.entries, &hosts.webhook_entries].into_iter().map(|list| matches(list, &host));
+            let Some(named) = listed.flatten().reduce(|a, b| a || b) else {
+                return Err(format!("{host} is on no list").into());
+            };
+            // The port is the request's: the client sets it on each address.
+            let addresses = hosts.addresses(&host, 443, named && hosts.configured).await?;
+            let addresses: reqwest::dns::Addrs = Box::new(addresses.into_iter().map(|ip| SocketAddr::new(ip, 0)));
+            Ok(addresses)
+        })
     }
 }
 
@@ -222,6 +249,24 @@ mod tests {
             let error = hosts.check(endpoint).await.expect_err(endpoint);
             assert!(error.contains(why), "{endpoint}: {error}");
         }
+    }
+
+    #[tokio::test]
+    async fn the_client_connects_only_to_addresses_it_checked() {
+        use reqwest::dns::Resolve;
+        let resolve = |hosts: PushHosts, name: &'static str| async move {
+            let name = name.parse().unwrap();
+            CheckedResolver(hosts).resolve(name).await.map(|a| a.map(|a| a.ip()).collect::<Vec<_>>())
+        };
+        // The DNS answer at connection time is what counts (here: rebound to the cloud's metadata).
+        let rebound = PushHosts::default().resolving("fcm.googleapis.com", vec![ip("169.254.169.254")]);
+        let error = resolve(rebound, "fcm.googleapis.com").await.unwrap_err();
+        assert!(error.to_string().contains("private address"), "{error}");
+        let public = PushHosts::default().resolving("hooks.slack.com", vec![ip("34.226.36.46")]);
+        assert_eq!(resolve(public, "hooks.slack.com").await.unwrap(), vec![ip("34.226.36.46")]);
+        assert!(resolve(PushHosts::default(), "example.com").await.is_err(), "on no list");
+        let named = PushHosts::parse(Some("localhost")).resolving("localhost", vec![ip("127.0.0.1")]);
+        assert_eq!(resolve(named, "localhost").await.unwrap(), vec![ip("127.0.0.1")], "named in the configured list");
     }
 
     #[tokio::test]

@@ -12,7 +12,7 @@ use std::time::Duration;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
-pub use self::endpoint::{is_public, PushHosts, KNOWN_PUSH_SERVICES, KNOWN_WEBHOOK_HOSTS};
+pub use self::endpoint::{is_public, CheckedResolver, PushHosts, KNOWN_PUSH_SERVICES, KNOWN_WEBHOOK_HOSTS};
 pub use self::vapid::VapidKeys;
 pub use self::webhook::channel_of;
 use crate::store::{Channel, Subscription};
@@ -36,6 +36,7 @@ impl Notifier {
     pub fn new(keys: VapidKeys, hosts: PushHosts) -> Notifier {
         // No redirects: a push service that redirects would lead the server past the host check.
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(PUSH_DEADLINE);
+        let client = client.dns_resolver(std::sync::Arc::new(CheckedResolver(hosts.clone())));
         Notifier { keys, hosts, client: client.build().expect("a plain HTTP client builds"), site: None }
     }
 
