@@ -224,11 +224,24 @@ async fn popucom_playouts_in_the_worker_equal_the_native_ones_and_are_timed() {
             wasm_rates.push(f64::from(playouts) / reply["ms"].as_f64().unwrap() * 1000.0);
         }
     }
-    let start = Instant::now();
-    tabula_core::ai::playout_reward_sum(&Popucom::default(), playouts * 3, seed);
-    let native_rate = f64::from(playouts * 3) / start.elapsed().as_secs_f64();
-    let rounded: Vec<u64> = wasm_rates.iter().map(|r| r.round() as u64).collect();
-    println!("POPUCOM search playouts per second: WASM in Chromium {rounded:?}; native test build {native_rate:.0}");
-    assert!(wasm_rates.iter().all(|r| *r > 0.0));
+    let native_rates: Vec<f64> = (1..4)
+        .map(|round| {
+            let start = Instant::now();
+            tabula_core::ai::playout_reward_sum(&Popucom::default(), playouts, seed + round);
+            f64::from(playouts) / start.elapsed().as_secs_f64()
+        })
+        .collect();
+    let rounded = |rates: &[f64]| rates.iter().map(|r| r.round() as u64).collect::<Vec<_>>();
+    println!(
+        "POPUCOM search playouts per second: WASM in Chromium {:?}; native test build {:?}",
+        rounded(&wasm_rates),
+        rounded(&native_rates)
+    );
+    // The best round of each (a busy moment slows one round, not all three): the browser's engine
+    // at least 70% of the native one's speed (docs/AI.md: 90 to 99% measured; 54% when the bundle
+    // was built for size).
+    let best = |rates: &[f64]| rates.iter().copied().fold(0.0, f64::max);
+    let ratio = best(&wasm_rates) / best(&native_rates);
+    assert!(ratio >= 0.7, "WASM at {:.0}% of native speed", ratio * 100.0);
     client.close().await.unwrap();
 }
