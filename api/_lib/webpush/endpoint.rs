@@ -68,6 +68,11 @@ impl PushHosts {
         self.check_in(&self.entries, "push service", endpoint).await
     }
 
+    /// Whether `PUSH_SERVICE_HOSTS` replaced the built-in lists.
+    pub fn is_configured(&self) -> bool {
+        self.configured
+    }
+
     /// `address` if a seat may name it as its incoming webhook, or why not.
     pub async fn check_webhook(&self, address: &str) -> Result<Url, String> {
         self.check_in(&self.webhook_entries, "webhook service", address).await

@@ -36,7 +36,8 @@ impl Notifier {
     pub fn new(keys: VapidKeys, hosts: PushHosts) -> Notifier {
         // No redirects: a push service that redirects would lead the server past the host check.
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(PUSH_DEADLINE);
-        let client = client.dns_resolver(std::sync::Arc::new(CheckedResolver(hosts.clone())));
+        // No proxy from the environment either: the resolver would refuse its address.
+        let client = client.no_proxy().dns_resolver(std::sync::Arc::new(CheckedResolver(hosts.clone())));
         Notifier { keys, hosts, client: client.build().expect("a plain HTTP client builds"), site: None }
     }
 
@@ -50,6 +51,15 @@ impl Notifier {
     pub async fn check_webhook(&self, address: &str) -> Result<(reqwest::Url, Channel), String> {
         let url = self.hosts.check_webhook(address).await?;
         let channel = channel_of(&url).ok_or("not an incoming webhook's address (Discord's or Slack's)")?;
+        // On the built-in list, each service's path on its own hosts only.
+        let host = url.host_str().unwrap_or_default();
+        let own_host = match channel {
+            Channel::Slack => host == "hooks.slack.com",
+            _ => host != "hooks.slack.com",
+        };
+        if !own_host && !self.hosts.is_configured() {
+            return Err(format!("{host} does not take that service's webhooks"));
+        }
         Ok((url, channel))
     }
 
@@ -134,7 +144,8 @@ fn delivery(answer: reqwest::Result<reqwest::Response>) -> Delivery {
     match answer {
         Ok(response) if response.status().is_success() => Delivery::Sent,
         Ok(response) if matches!(response.status().as_u16(), 404 | 410) => Delivery::Gone,
-        Ok(response) => Delivery::Failed(format!("the push service answered {}", response.status())),
-        Err(error) => Delivery::Failed(error.to_string()),
+        Ok(response) => Delivery::Failed(format!("the service answered {}", response.status())),
+        // Without the address: a webhook's is a secret, and this goes to the log.
+        Err(error) => Delivery::Failed(error.without_url().to_string()),
     }
 }

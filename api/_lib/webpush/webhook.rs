@@ -32,13 +32,27 @@ pub fn message(channel: Channel, notice: &Value, site: Option<&str>) -> Value {
         Channel::Slack => json!({
             "text": format!("*{}*: {} {link}", slack_escape(field("title")), slack_escape(field("body"))),
         }),
-        // Discord: no mention of anyone is resolved (`@everyone` in a name stays text).
+        // Discord: no mention of anyone is resolved (`@everyone` in a name stays text), markdown in
+        // a name stays text (no hidden links), and no link preview.
         Channel::Discord | Channel::WebPush => json!({
-            "content": format!("**{}**: {} {link}", field("title"), field("body")),
+            "content": format!("**{}**: {} {link}", discord_escape(field("title")), discord_escape(field("body"))),
             "allowed_mentions": {"parse": []},
+            "flags": 4,
         }),
     }
 }
+/// Markdown's characters, each behind a backslash.
+fn discord_escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\*_~`|[]()<>#-:".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
 fn slack_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
@@ -65,9 +79,12 @@ mod tests {
         let discord = message(Channel::Discord, &notice, Some("https://tabula.example/"));
         assert_eq!(
             discord["content"],
-            "**Your move**: Your move in Go against <!channel> @everyone https://tabula.example/room/abc"
+            "**Your move**: Your move in Go against \\<!channel\\> @everyone https://tabula.example/room/abc"
         );
         assert_eq!(discord["allowed_mentions"], json!({"parse": []}));
+        let hidden = json!({"title": "Your move", "body": "against [Ana](https://evil.tld)", "url": "/room/abc"});
+        let content = message(Channel::Discord, &hidden, None)["content"].as_str().unwrap().to_owned();
+        assert!(content.contains("\\[Ana\\]\\(https\\://evil.tld\\)"), "a name's link stays text: {content}");
         let slack = message(Channel::Slack, &notice, None);
         assert_eq!(slack["text"], "*Your move*: Your move in Go against &lt;!channel&gt; @everyone /room/abc");
     }

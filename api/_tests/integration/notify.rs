@@ -271,16 +271,16 @@ pub async fn webhooks_post_each_seat_s_notices_to_discord_or_slack(backend: Back
         (webhook(&red, format!("{service}/not/a/webhook")), 400, "endpoint_refused"),
         (webhook(&red, "https://example.com/api/webhooks/1/x".into()), 400, "endpoint_refused"),
         (webhook("not-a-seat", format!("{service}/api/webhooks/1/red")), 403, "not_a_player"),
-        (
-            json!({"roomId": room, "token": red, "webhook": format!("{service}/api/webhooks/1/red"), "subscription": {}}),
-            400,
-            "bad_request",
-        ),
     ];
     for (body, status, code) in refusals {
         let reply = notify(&api, reqwest::Method::POST, body.clone()).await;
         assert_eq!((reply.status.as_u16(), reply.code()), (status, code), "{body}: {}", reply.raw);
     }
+    let subscription = json!({"endpoint": "https://fcm.googleapis.com/x", "keys": {"p256dh": "k", "auth": "a"}});
+    let both = json!({"roomId": room, "token": red, "webhook": format!("{service}/api/webhooks/1/red"), "subscription": subscription});
+    let reply = notify(&api, reqwest::Method::POST, both).await;
+    assert_eq!((reply.status.as_u16(), reply.code()), (400, "bad_request"));
+    assert!(reply.raw.contains("either"), "one or the other: {}", reply.raw);
     let subscribed = notify(&api, reqwest::Method::POST, webhook(&red, format!("{service}/api/webhooks/1/red"))).await;
     assert_eq!(subscribed.body, json!({"subscribed": true}), "{}", subscribed.raw);
     let subscribed =

@@ -42,7 +42,7 @@ impl Server {
     fn notify(
         &self,
         _app_name: String,
-        _replaces_id: u32,
+        replaces_id: u32,
         _app_icon: String,
         summary: String,
         body: String,
@@ -51,6 +51,11 @@ impl Server {
         _expire_timeout: i32,
     ) -> u32 {
         let mut shown = self.shown.lock().unwrap();
+        // A notification shown again (the same tag) replaces its earlier self, keeping its id.
+        if let Some(earlier) = shown.iter_mut().find(|n| replaces_id != 0 && n.id == replaces_id) {
+            (earlier.summary, earlier.body) = (summary, body);
+            return replaces_id;
+        }
         let id = shown.len() as u32 + 1;
         shown.push(Shown { id, summary, body });
         id

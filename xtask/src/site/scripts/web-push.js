@@ -58,16 +58,19 @@
     const said = element("p", { id: "push-webhook-said", className: "message" });
     said.setAttribute("role", "status");
     const form = element("form", {});
+    // Saving another address stops the one kept; "Stop" stops the kept one, whatever the field says.
     const send = (method) => {
       said.textContent = "";
-      const address = field.value.trim();
+      const before = localStorage.getItem(kept);
+      const address = method === "POST" ? field.value.trim() : before || field.value.trim();
       notify(method, { webhook: address })
         .then(async (answer) => {
           if (!answer.ok) {
-            const error = ((await answer.json().catch(() => ({}))).error || {});
+            const error = (await answer.json().catch(() => ({}))).error || {};
             throw new Error(error.message || error.code || String(answer.status));
           }
           if (method === "POST") {
+            if (before && before !== address) await notify("DELETE", { webhook: before }).catch(() => {});
             localStorage.setItem(kept, address);
           } else {
             localStorage.removeItem(kept);
