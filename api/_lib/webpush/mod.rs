@@ -50,16 +50,8 @@ impl Notifier {
     /// `address` if a seat may name it as its incoming webhook, and which service it is, or why not.
     pub async fn check_webhook(&self, address: &str) -> Result<(reqwest::Url, Channel), String> {
         let url = self.hosts.check_webhook(address).await?;
-        let channel = channel_of(&url).ok_or("not an incoming webhook's address (Discord's or Slack's)")?;
-        // On the built-in list, each service's path on its own hosts only.
-        let host = url.host_str().unwrap_or_default();
-        let own_host = match channel {
-            Channel::Slack => host == "hooks.slack.com",
-            _ => host != "hooks.slack.com",
-        };
-        if !own_host && !self.hosts.is_configured() {
-            return Err(format!("{host} does not take that service's webhooks"));
-        }
+        let channel = channel_of(&url, self.hosts.is_configured())
+            .ok_or("not an incoming webhook's address (Discord's or Slack's, on its own host)")?;
         Ok((url, channel))
     }
 

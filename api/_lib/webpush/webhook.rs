@@ -1,5 +1,5 @@
 //! Discord's and Slack's incoming webhooks, for players who live there: which service an address
-//! is (by its path, so a stand-in on loopback can play either), and the message each takes. The
+//! is (by its path and host; a stand-in on loopback can play either), and the message each takes. The
 //! text names players, whose names are theirs to choose: no mention may ping a channel.
 
 use reqwest::Url;
@@ -7,12 +7,13 @@ use serde_json::{json, Value};
 
 use crate::store::Channel;
 
-/// The webhook service of `address` (`/api/webhooks/...` is Discord's, `/services/...` Slack's).
-pub fn channel_of(address: &Url) -> Option<Channel> {
-    let path = address.path();
-    if path.starts_with("/api/webhooks/") {
+/// The webhook service of `address` (`/api/webhooks/...` is Discord's, `/services/...` Slack's),
+/// on that service's own host unless `any_host` (a configured list: a stand-in plays either).
+pub fn channel_of(address: &Url, any_host: bool) -> Option<Channel> {
+    let (path, host) = (address.path(), address.host_str().unwrap_or_default());
+    if path.starts_with("/api/webhooks/") && (any_host || matches!(host, "discord.com" | "discordapp.com")) {
         Some(Channel::Discord)
-    } else if path.starts_with("/services/") {
+    } else if path.starts_with("/services/") && (any_host || host == "hooks.slack.com") {
         Some(Channel::Slack)
     } else {
         None
@@ -63,10 +64,13 @@ mod tests {
 
     #[test]
     fn the_path_tells_the_service() {
-        let of = |address: &str| channel_of(&Url::parse(address).unwrap());
+        let of = |address: &str| channel_of(&Url::parse(address).unwrap(), false);
         assert_eq!(of("https://discord.com/api/webhooks/1/abc"), Some(Channel::Discord));
         assert_eq!(of("https://hooks.slack.com/services/T0/B0/x"), Some(Channel::Slack));
         assert_eq!(of("https://discord.com/channels/1"), None);
+        assert_eq!(of("https://discord.com/services/T0/B0/x"), None, "Slack's path on Discord's host");
+        let stand_in = Url::parse("http://localhost:9/services/T0/B0/x").unwrap();
+        assert_eq!(channel_of(&stand_in, true), Some(Channel::Slack), "a configured host plays either");
         for channel in [Channel::WebPush, Channel::Discord, Channel::Slack] {
             assert_eq!(Channel::parse(channel.as_str()), Some(channel));
         }
