@@ -260,8 +260,13 @@ impl RoomTurn {
     }
 }
 
-pub async fn room_turn(room: &str) -> Result<RoomTurn, ApiError> {
-    let response = send(Request::get(URL).query([("roomId", room)]), None).await?;
+/// Code loaded on demand (`#[lazy]`): the pages that ask run it after their first paint, and its
+/// JSON reader is no part of their first load. Only in the home's bundle, which asks (a `#[lazy]`
+/// function is kept by every bundle that compiles it).
+#[cfg(feature = "home-pages")]
+#[leptos::prelude::lazy]
+pub async fn room_turn(room: String) -> Result<RoomTurn, ApiError> {
+    let response = send(Request::get(URL).query([("roomId", room.as_str())]), None).await?;
     let body = response.text().await.map_err(network)?;
     if response.ok() {
         return serde_json::from_str(&body).map_err(|e| ApiError::Network(e.to_string()));

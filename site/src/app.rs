@@ -7,9 +7,12 @@ use crate::games::screens;
 use crate::i18n::{tr, use_i18n, I18n, Lang};
 use crate::pages::game::GamePage;
 #[cfg(feature = "home-pages")]
+#[cfg(feature = "home-pages")]
 use crate::pages::home::Home;
 #[cfg(feature = "home-pages")]
-use crate::pages::missing::{NotFound, RoomElsewhere};
+use crate::pages::missing::NotFound;
+#[cfg(feature = "home-pages")]
+use crate::pages::missing::RoomElsewhere;
 use crate::route::{Link, Route, Router};
 use crate::storage;
 use crate::{browser, pages};

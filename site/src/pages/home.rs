@@ -94,6 +94,8 @@ fn cards_html(i18n: I18n) -> String {
     html
 }
 
+// Only in the home's bundle: it asks for `api::room_turn`, which only that bundle carries.
+#[cfg(feature = "home-pages")]
 #[component]
 pub fn Home() -> impl IntoView {
     let i18n = use_i18n();
@@ -105,7 +107,7 @@ pub fn Home() -> impl IntoView {
     let turns = RwSignal::new(Vec::<(String, Option<i64>)>::new());
     for (code, seat) in held.clone() {
         leptos::task::spawn_local(async move {
-            match api::room_turn(&code).await {
+            match api::room_turn(code.clone()).await {
                 Ok(room) => {
                     let left = room.moves(seat.seat).then(|| room.time_left(seat.seat).unwrap_or(i64::MAX));
                     turns.update(|t| t.push((code, left)));

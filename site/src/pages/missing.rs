@@ -34,6 +34,7 @@ enum Found {
 
 /// A room opened in a bundle without its game: read the room, then either reload (the page loader
 /// now finds its game's bundle), or say there is no such room or that its game is coming.
+#[cfg(feature = "home-pages")]
 #[component]
 pub fn RoomElsewhere(code: String) -> impl IntoView {
     let i18n = use_i18n();
@@ -44,7 +45,7 @@ pub fn RoomElsewhere(code: String) -> impl IntoView {
         spawn_local(async move {
             let mut failures = 0u32;
             loop {
-                match api::room_turn(&code).await {
+                match api::room_turn(code.clone()).await {
                     Ok(room) => {
                         match Slug::from_name(&room.game) {
                             Some(slug) if slug.has_rooms() => {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+use sha2::Digest;
 
 use super::compress::gzipped_size;
 use super::{bundle_target_dir, hashed, target_dir, Bundle, BundleSpec};
@@ -35,6 +36,8 @@ fn remapped_rustflags() -> String {
     }
     let target = std::path::absolute(target_dir()).unwrap_or_else(|_| target_dir());
     flags.push(format!("--remap-path-prefix={}=t", target.display()));
+    // What the splitter needs to move code between modules (`split_at_lazy_functions`).
+    flags.push("-Clink-arg=--emit-relocs".to_owned());
     flags.join("\x1f")
 }
 
@@ -115,9 +118,11 @@ pub fn build_bundle(
     if scratch.exists() {
         std::fs::remove_dir_all(&scratch)?;
     }
-    eprintln!("xtask: wasm-bindgen {} ({name})", wasm.display());
+    let split = split_at_lazy_functions(name, &wasm, &scratch)?;
+    let first_load = split.as_ref().map_or(&wasm, |split| &split.main);
+    eprintln!("xtask: wasm-bindgen {} ({name})", first_load.display());
     let mut output = wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&wasm)
+        .input_path(first_load)
         .web(true)?
         .out_name(name)
         .typescript(false)
@@ -128,6 +133,19 @@ pub fn build_bundle(
         .generate_output()
         .context("wasm-bindgen")?;
     crate::float_formatting::drop(output.wasm_mut()).with_context(|| format!("bundle {name}"))?;
+    if split.is_some() {
+        share_function_table(output.wasm_mut()).with_context(|| format!("bundle {name}"))?;
+    }
+    // The linker's relocations (`--emit-relocs`), kept by an unsplit bundle: only the splitter reads them.
+    let customs = &mut output.wasm_mut().customs;
+    let relocations: Vec<_> = customs
+        .iter()
+        .filter(|(_, section)| section.name() == "linking" || section.name().starts_with("reloc."))
+        .map(|(id, _)| id)
+        .collect();
+    for id in relocations {
+        customs.delete(id);
+    }
     output.emit(&scratch).context("wasm-bindgen")?;
     let js = minify_js(&std::fs::read_to_string(scratch.join(format!("{name}.js")))?)?;
     let arguments = wasm_opt_arguments();
@@ -139,7 +157,97 @@ pub fn build_bundle(
     std::fs::write(assets.join(&js_name), &js)?;
     std::fs::write(assets.join(&wasm_name), &wasm)?;
     let gzipped = gzipped_size(js.as_bytes())? + gzipped_size(&wasm)?;
-    Ok(Bundle { js: format!("/assets/{js_name}"), wasm: format!("/assets/{wasm_name}"), gzipped })
+    let mut bundle = Bundle {
+        js: format!("/assets/{js_name}"),
+        wasm: format!("/assets/{wasm_name}"),
+        gzipped,
+        split_loader: None,
+        on_demand: Vec::new(),
+    };
+    if let Some(split) = split {
+        let (loader, loader_bytes) = split.write(name, &js_name, assets, optimise, &settings, &mut bundle.on_demand)?;
+        // The glue imports the loader as it starts: part of the first load.
+        bundle.gzipped += gzipped_size(loader_bytes.as_bytes())?;
+        bundle.split_loader = Some(loader);
+    }
+    Ok(bundle)
+}
+
+/// A bundle split at its `#[lazy]` functions: the module of its first load (still to go through
+/// wasm-bindgen), the modules loaded on demand, and the script that loads them.
+struct Split {
+    main: PathBuf,
+    chunks: Vec<PathBuf>,
+    /// The loader script's file name, which the first-load module imports (chosen before it is
+    /// written: it follows the compiled bundle, from which everything else follows).
+    loader_name: String,
+    loader: String,
+}
+
+/// Where the loader script names the first-load module's JS glue, whose file name is known only
+/// after the glue is made (it imports the loader).
+const GLUE_PLACEHOLDER: &str = "./TABULA_GLUE_JS";
+
+/// Splits `wasm` at its lazy functions (Leptos' `#[lazy]`, wasm_split_cli_support as cargo-leptos
+/// uses it): `None` for a bundle without any.
+fn split_at_lazy_functions(name: &str, wasm: &Path, scratch: &Path) -> Result<Option<Split>> {
+    let input = std::fs::read(wasm)?;
+    // The macro's import module, which the splitter replaces by the loader script's name.
+    if !input.windows(26).any(|w| w == b"__wasm_split_placeholder__") {
+        return Ok(None);
+    }
+    let folder = scratch.join("split");
+    let main = folder.join(format!("{name}.wasm"));
+    let loader_name = format!("{name}-lazy-{}.js", crate::bundle_cache::hex(&sha2::Sha256::digest(&input), 4));
+    let link = format!("./{loader_name}");
+    let mut options = wasm_split_cli_support::Options::new(&input);
+    options.output_dir = &folder;
+    options.main_out_path = &main;
+    options.link_name = &link;
+    options.main_module = GLUE_PLACEHOLDER;
+    let split = wasm_split_cli_support::transform(options).map_err(|e| anyhow::anyhow!("splitting {name}: {e:?}"))?;
+    let loader = std::fs::read_to_string(folder.join(&loader_name))?;
+    Ok(Some(Split { main, chunks: split.split_modules, loader_name, loader }))
+}
+
+/// The split modules import the first-load module's function table under its linker name, which
+/// wasm-bindgen does not export (it exports what its own glue uses): exported again.
+fn share_function_table(module: &mut walrus::Module) -> Result<()> {
+    const NAME: &str = "__indirect_function_table";
+    if module.exports.iter().any(|export| export.name == NAME) {
+        return Ok(());
+    }
+    let table = module.tables.main_function_table()?.context("a split bundle without a function table")?;
+    module.exports.add(NAME, table);
+    Ok(())
+}
+
+impl Split {
+    /// Writes the modules loaded on demand (each through Binaryen, content-hashed) into `assets`,
+    /// adding their URLs to `on_demand`, then their loader; returns the loader's URL and text.
+    fn write(
+        self,
+        name: &str,
+        glue: &str,
+        assets: &Path,
+        optimise: impl Fn(&Path, &Path) -> Result<()>,
+        settings: &str,
+        urls: &mut Vec<String>,
+    ) -> Result<(String, String)> {
+        let mut loader = self.loader.replace(GLUE_PLACEHOLDER, &format!("./{glue}"));
+        for chunk in &self.chunks {
+            let stem = chunk.file_stem().and_then(OsStr::to_str).context("a split module's name")?;
+            let optimised = bundle_cache::optimised(name, chunk, settings, &optimise)?;
+            let bytes = std::fs::read(optimised)?;
+            let file = hashed(&format!("{name}-{stem}"), "wasm", &bytes);
+            std::fs::write(assets.join(&file), &bytes)?;
+            loader = loader.replace(&format!("\"./{stem}.wasm\""), &format!("\"./{file}\""));
+            urls.push(format!("/assets/{file}"));
+        }
+        let loader = minify_js(&loader)?;
+        std::fs::write(assets.join(&self.loader_name), &loader)?;
+        Ok((format!("/assets/{}", self.loader_name), loader))
+    }
 }
 
 /// Binaryen's `-O1`, duplicate-function and dead-argument elimination, and alignment hints dropped

@@ -98,6 +98,10 @@ struct Bundle {
     js: String,
     wasm: String,
     gzipped: usize,
+    /// The script that loads its lazy functions' modules (imported by its JS glue), if it has any.
+    split_loader: Option<String>,
+    /// The URLs of those modules, loaded on demand.
+    on_demand: Vec<String>,
 }
 
 fn prerender(pieces: &Asset) -> Result<Manifest> {

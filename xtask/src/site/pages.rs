@@ -106,6 +106,9 @@ pub fn page_html(
     // Fetch the bundle while the page paints (rooms learn their bundle from the API first).
     if let Some(bundle) = bundles.get(&page.bundle) {
         head.push(format!("<link rel=\"modulepreload\" href=\"{}\">", bundle.js));
+        if let Some(loader) = &bundle.split_loader {
+            head.push(format!("<link rel=\"modulepreload\" href=\"{loader}\">"));
+        }
         head.push(format!(
             "<link rel=\"preload\" href=\"{}\" as=\"fetch\" type=\"application/wasm\" crossorigin>",
             bundle.wasm
@@ -135,6 +138,7 @@ pub fn service_worker(bundles: &[(&Bundle, String)], locale_files: &[String], pa
     let mut urls = vec!["/triplex".to_owned(), "/triplex/level".to_owned(), "/favicon.svg".to_owned()];
     for (bundle, start) in bundles {
         urls.extend([start.clone(), bundle.js.clone(), bundle.wasm.clone()]);
+        urls.extend(bundle.split_loader.iter().chain(&bundle.on_demand).cloned());
     }
     urls.extend(locale_files.iter().map(|name| format!("/assets/{name}")));
     let list: Vec<String> = urls.iter().map(|u| format!("\"{u}\"")).collect();
@@ -190,7 +194,13 @@ mod tests {
     #[test]
     fn shared_links_name_absolute_addresses_when_the_build_knows_the_site_s() {
         let page = page_of("/go");
-        let bundle = Bundle { js: "/assets/go-page.js".into(), wasm: "/assets/go-page.wasm".into(), gzipped: 1 };
+        let bundle = Bundle {
+            js: "/assets/go-page.js".into(),
+            wasm: "/assets/go-page.wasm".into(),
+            gzipped: 1,
+            split_loader: None,
+            on_demand: Vec::new(),
+        };
         let bundles = BTreeMap::from([("go-page".to_owned(), bundle)]);
         let html = |public| page_html(&page, "", None, &bundles, "/assets/start-go-page.js", public).unwrap();
         let known = html(Some("https://tabula.example"));
@@ -208,7 +218,13 @@ mod tests {
     fn the_scripts_parse_once_their_build_values_are_written_in() {
         assert_eq!(filled("const a = TABULA_X;", &[("TABULA_X", "1")]).unwrap(), "const a = 1;");
         assert!(filled("const a = 1;", &[("TABULA_X", "1")]).is_err(), "a placeholder the script lacks");
-        let bundle = Bundle { js: "/assets/home.js".into(), wasm: "/assets/home.wasm".into(), gzipped: 1 };
+        let bundle = Bundle {
+            js: "/assets/home.js".into(),
+            wasm: "/assets/home.wasm".into(),
+            gzipped: 1,
+            split_loader: None,
+            on_demand: Vec::new(),
+        };
         let worker =
             service_worker(&[(&bundle, "/assets/start-triplex.js".into())], &["locale-fr.json".into()], b"<html>")
                 .unwrap();
