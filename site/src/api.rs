@@ -3,6 +3,8 @@
 
 use gloo_net::http::{Request, RequestBuilder, Response};
 use gloo_timers::callback::Timeout;
+#[cfg(feature = "home-pages")]
+use leptos::wasm_split::SplitLoaderError;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -260,12 +262,25 @@ impl RoomTurn {
     }
 }
 
-/// Code loaded on demand (`#[lazy]`): the pages that ask run it after their first paint, and its
-/// JSON reader is no part of their first load. Only in the home's bundle, which asks (a `#[lazy]`
-/// function is kept by every bundle that compiles it).
+/// The home's bundle asks after its first paint, with code loaded on demand (its JSON reader is
+/// no part of the first load); a module that does not arrive is a request that did not.
 #[cfg(feature = "home-pages")]
-#[leptos::prelude::lazy]
 pub async fn room_turn(room: String) -> Result<RoomTurn, ApiError> {
+    match room_turn_code().await {
+        Ok(read) => read(room).await,
+        Err(_) => Err(ApiError::Network("the page's code did not load".into())),
+    }
+}
+
+/// Only in the home's bundle: a split function is kept by every bundle that compiles it.
+#[cfg(feature = "home-pages")]
+#[leptos::wasm_split::wasm_split(room_turn, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn room_turn_code() -> Result<crate::browser::OnDemand<String, Result<RoomTurn, ApiError>>, SplitLoaderError> {
+    Ok(|room| Box::pin(read_room_turn(room)))
+}
+
+#[cfg(feature = "home-pages")]
+async fn read_room_turn(room: String) -> Result<RoomTurn, ApiError> {
     let response = send(Request::get(URL).query([("roomId", room.as_str())]), None).await?;
     let body = response.text().await.map_err(network)?;
     if response.ok() {

@@ -4,6 +4,11 @@
 
 use wasm_bindgen::JsCast;
 
+/// Code loaded on demand: what a split function (`wasm_split(..., fallible)`, Leptos' splitting
+/// without its panic when the module does not arrive) hands back, an async function of the module
+/// it loaded. `cargo xtask build-site` splits the bundle there (docs/ARCHITECTURE.md).
+pub type OnDemand<Argument, Output> = fn(Argument) -> std::pin::Pin<Box<dyn std::future::Future<Output = Output>>>;
+
 #[cfg(target_arch = "wasm32")]
 pub fn window() -> Option<web_sys::Window> {
     web_sys::window()

@@ -46,6 +46,39 @@ async fn every_address_loads_directly_with_its_own_title() {
     client.close().await.unwrap();
 }
 
+/// A language chosen on the home shows at once, after a reload (the home reads its messages with
+/// code it loads on demand) and on a game's page (whose bundle has that code built in), and English
+/// comes back when chosen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chosen_language_shows_at_once_after_a_reload_and_on_other_pages() {
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    let choose = |tag: &str| {
+        format!(
+            "const s = document.getElementById('language'); s.value = {tag:?}; \
+             s.dispatchEvent(new Event('change', {{bubbles: true}})); return s.value"
+        )
+    };
+    let heading = "return document.querySelector('.page-title').textContent";
+    client.goto(&format!("{}/", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    assert_eq!(js(&client, heading).await, "Board games, played fairly");
+    assert_eq!(js(&client, &choose("de")).await, "de");
+    let german = "return document.querySelector('.page-title').textContent === 'Brettspiele, fair gespielt'";
+    wait_until(&client, german, 10, "the home in German").await;
+    client.refresh().await.unwrap();
+    wait_for_app(&client).await;
+    wait_until(&client, german, 10, "the home in German after a reload").await;
+    client.goto(&format!("{}/go", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    wait_until(&client, "return document.title === 'Go — Regeln und Spiel — Tabula'", 10, "the Go page in German")
+        .await;
+    assert_eq!(js(&client, &choose("en")).await, "en");
+    wait_until(&client, "return document.title === 'Go — rules and play — Tabula'", 10, "English again").await;
+    client.close().await.unwrap();
+}
+
 /// What the home's game cards show, in the page: each card's picture (loaded, 240 wide, with its
 /// text alternative and lazy), and its ways in, by game.
 const CARDS: &str = r#"
