@@ -37,7 +37,8 @@ pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut outp
 /// outside UCI engine (chess variants).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Contender {
-    Level(u8),
+    /// A level, its budget divided by the second number (`level:5/50`; 1 without the slash).
+    Level(u8, u32),
     PlainUct(u32),
     Uci(UciSpec),
 }
@@ -48,7 +49,13 @@ impl FromStr for Contender {
     fn from_str(text: &str) -> Result<Self, String> {
         let (kind, number) = text.split_once(':').ok_or("expected level:N, uct:PLAYOUTS or uci:PROGRAM")?;
         match kind {
-            "level" => number.parse().map(Contender::Level).map_err(|_| format!("not a level: {number}")),
+            "level" => {
+                let (level, divisor) = number.split_once('/').unwrap_or((number, "1"));
+                match (level.parse(), divisor.parse()) {
+                    (Ok(level), Ok(divisor)) if divisor > 0 => Ok(Contender::Level(level, divisor)),
+                    _ => Err(format!("not a level: {number} (expected N or N/DIVISOR)")),
+                }
+            }
             "uct" => number.parse().map(Contender::PlainUct).map_err(|_| format!("not a playout count: {number}")),
             "uci" => UciSpec::parse(number).map(Contender::Uci),
             _ => Err(format!("unknown player kind {kind:?}: expected level:N, uct:PLAYOUTS or uci:PROGRAM")),
@@ -56,10 +63,30 @@ impl FromStr for Contender {
     }
 }
 
+/// As it is written on the command line (`level:5/50`, `uct:200000`, `uci:PROGRAM`).
+impl std::fmt::Display for Contender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contender::Level(level, 1) => write!(f, "level:{level}"),
+            Contender::Level(level, divisor) => write!(f, "level:{level}/{divisor}"),
+            Contender::PlainUct(playouts) => write!(f, "uct:{playouts}"),
+            Contender::Uci(spec) => {
+                write!(
+                    f,
+                    "uci:{}",
+                    std::iter::once(&spec.program).chain(&spec.args).cloned().collect::<Vec<_>>().join(" ")
+                )
+            }
+        }
+    }
+}
+
 impl Contender {
     fn player(&self, kind: GameKind, config: &Value, seed: u64) -> Result<ArenaPlayer> {
         Ok(match self {
-            Contender::Level(level) => ArenaPlayer::Ours(Box::new(AnyPlayer::new(kind, *level, seed)?)),
+            Contender::Level(level, divisor) => {
+                ArenaPlayer::Ours(Box::new(AnyPlayer::scaled(kind, *level, *divisor, seed)?))
+            }
             Contender::PlainUct(playouts) => ArenaPlayer::Ours(Box::new(AnyPlayer::plain_uct(kind, *playouts, seed)?)),
             Contender::Uci(spec) if kind == GameKind::Chess => ArenaPlayer::Uci(UciEngine::start(spec, config)?),
             Contender::Uci(_) => bail!("a UCI engine plays only the chess variants"),
@@ -90,7 +117,8 @@ pub struct Tally {
     pub wins: u32,
     pub losses: u32,
     pub draws: u32,
-    /// Games cut off at the move limit (counted as draws too).
+    /// Games stopped at the move limit: judged by count where the game has one (Edges & Blocks'
+    /// cells), else counted as draws.
     pub unfinished: u32,
 }
 
@@ -111,18 +139,37 @@ impl Tally {
     }
 }
 
-/// Plays `games` games of A against B (A has seat one in even games), each move checked by the
-/// engine; writes one line per game and the tally.
-pub fn arena(
-    kind: GameKind,
-    config: &Value,
-    contenders: [Contender; 2],
-    games: u32,
-    seed: u64,
-    mut output: impl Write,
-) -> Result<Tally> {
-    // Go games can wander (ko fights) and Edges & Blocks need not end: a generous cap.
-    let limit = 1_000;
+/// What `tabula arena` plays: `games` games of A against B at `seed`, each stopped after `limit`
+/// moves if it has not ended.
+pub struct Match {
+    pub kind: GameKind,
+    pub config: Value,
+    pub contenders: [Contender; 2],
+    pub games: u32,
+    pub seed: u64,
+    pub limit: usize,
+}
+
+/// Who leads a game stopped at the limit, where the game has a count to judge by: Edges & Blocks'
+/// cells (as its playouts are judged). `Some(None)`: level.
+fn judged_by_count(kind: GameKind, game: &tabula_core::AnyGame) -> Option<Option<Seat>> {
+    if kind != GameKind::Edges {
+        return None;
+    }
+    let state = game.state();
+    let cells = state["cells"].as_str()?;
+    let count = |owner: char| cells.chars().filter(|&c| c == owner).count();
+    Some(match count('0').cmp(&count('1')) {
+        std::cmp::Ordering::Greater => Some(Seat::One),
+        std::cmp::Ordering::Less => Some(Seat::Two),
+        std::cmp::Ordering::Equal => None,
+    })
+}
+
+/// Plays the match (A has seat one in even games), each move checked by the engine; writes one
+/// line per game and the tally.
+pub fn arena(matchup: &Match, mut output: impl Write) -> Result<Tally> {
+    let Match { kind, ref config, ref contenders, games, seed, limit } = *matchup;
     let mut tally = Tally::default();
     for index in 0..games {
         let a_seat = if index % 2 == 0 { Seat::One } else { Seat::Two };
@@ -150,7 +197,9 @@ pub fn arena(
             moves.push(mv);
         }
         let result = game.status().outcome().cloned();
-        let a_score = match result.as_ref().map(|o| o.winner) {
+        let judged = if result.is_none() { judged_by_count(kind, &game) } else { None };
+        let winner = result.as_ref().map(|o| o.winner).or(judged);
+        let a_score = match winner {
             Some(Some(winner)) if winner == a_seat => {
                 tally.wins += 1;
                 1.0
@@ -161,15 +210,19 @@ pub fn arena(
             }
             _ => {
                 tally.draws += 1;
-                tally.unfinished += u32::from(result.is_none());
                 0.5
             }
         };
+        tally.unfinished += u32::from(result.is_none());
         let line = json!({
             "game": index,
             "a_seat": a_seat.number(),
             "moves": moves.len(),
-            "reason": result.map_or("move_limit", |o| o.reason),
+            "reason": match (&result, judged) {
+                (Some(outcome), _) => outcome.reason,
+                (None, Some(_)) => "move_limit_judged_by_count",
+                (None, None) => "move_limit",
+            },
             "a_score": a_score,
             "seconds": start.elapsed().as_secs_f64(),
         });
@@ -179,7 +232,7 @@ pub fn arena(
     let (mean, interval) = tally.score();
     writeln!(
         output,
-        "A {:?} vs B {:?}: {}-{}-{} (W-L-D, {} unfinished), A scores {:.3} ± {:.3} (95%)",
+        "A {} vs B {}: {}-{}-{} (W-L-D, {} unfinished), A scores {:.3} ± {:.3} (95%)",
         contenders[0], contenders[1], tally.wins, tally.losses, tally.draws, tally.unfinished, mean, interval
     )?;
     Ok(tally)
@@ -202,7 +255,9 @@ mod tests {
 
     #[test]
     fn contenders_read_from_their_names() {
-        assert_eq!("level:3".parse(), Ok(Contender::Level(3)));
+        assert_eq!("level:3".parse(), Ok(Contender::Level(3, 1)));
+        assert_eq!("level:5/50".parse(), Ok(Contender::Level(5, 50)));
+        assert!("level:5/0".parse::<Contender>().is_err());
         assert_eq!("uct:200000".parse(), Ok(Contender::PlainUct(200_000)));
         assert!(matches!("uci:/opt/fs?UCI_Elo=1500".parse(), Ok(Contender::Uci(spec)) if spec.program == "/opt/fs"));
         assert!("gnugo:10".parse::<Contender>().is_err());

@@ -63,7 +63,8 @@ enum Command {
     /// W-L-D from A's side with a 95% interval on its score.
     Arena {
         game: GameKind,
-        /// Player A: `level:N`, `uct:PLAYOUTS` (plain UCT, uniform playouts, no RAVE) or, in the
+        /// Player A: `level:N` (or `level:N/D`, its budget divided by D), `uct:PLAYOUTS` (plain UCT,
+        /// uniform playouts, no RAVE) or, in the
         /// chess variants, an outside engine: `uci:PROGRAM?OPTION=VALUE&...&movetime=MS`.
         #[arg(long)]
         a: ai::Contender,
@@ -77,6 +78,10 @@ enum Command {
         /// The game's config as JSON (default: the game's defaults).
         #[arg(long, default_value = "null")]
         config: String,
+        /// Moves (actions) after which a game is stopped: Go games can wander (ko fights) and
+        /// Edges & Blocks need not end. A stopped Edges & Blocks game is judged by cells.
+        #[arg(long, default_value_t = 1_000)]
+        limit: usize,
     },
     /// Fairy chess tools.
     Fairy {
@@ -162,9 +167,12 @@ fn main() -> ExitCode {
         Command::Ai { game, level, seed } => {
             ai::serve(game, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
         }
-        Command::Arena { game, a, b, games, seed, config } => serde_json::from_str(&config)
-            .map_err(anyhow::Error::from)
-            .and_then(|config| ai::arena(game, &config, [a, b], games, seed, std::io::stdout().lock()).map(|_| ())),
+        Command::Arena { game, a, b, games, seed, config, limit } => {
+            serde_json::from_str(&config).map_err(anyhow::Error::from).and_then(|config| {
+                let matchup = ai::Match { kind: game, config, contenders: [a, b], games, seed, limit };
+                ai::arena(&matchup, std::io::stdout().lock()).map(|_| ())
+            })
+        }
         Command::Fairy { command: FairyCommand::Perft } => {
             fairy::perft(std::io::stdin().lock(), std::io::stdout().lock())
         }

@@ -82,7 +82,7 @@ fn arena_plays_alternating_colours_and_tallies() {
     let points: f64 = games.iter().map(|g| g["a_score"].as_f64().unwrap()).sum();
     let tally = &out[4];
     assert!(
-        tally.contains("A Level(3) vs B PlainUct(30)") && tally.contains(&format!("A scores {:.3}", points / 4.0)),
+        tally.contains("A level:3 vs B uct:30") && tally.contains(&format!("A scores {:.3}", points / 4.0)),
         "{tally}"
     );
 
@@ -105,7 +105,7 @@ fn arena_drives_an_outside_uci_engine_in_a_chess_variant() {
         let game: Value = serde_json::from_str(line).unwrap();
         assert!(game["moves"].as_u64().unwrap() > 2, "{game}");
     }
-    assert!(out[2].contains("vs B Uci("), "{}", out[2]);
+    assert!(out[2].contains(&format!("vs B uci:{} uci:", env!("CARGO_BIN_EXE_tabula"))), "{}", out[2]);
 
     let elsewhere = tabula().args(["arena", "popucom", "--a", "level:1", "--b", &engine]).assert().failure();
     assert!(String::from_utf8_lossy(&elsewhere.get_output().stderr).contains("only the chess variants"));

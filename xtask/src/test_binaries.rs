@@ -17,7 +17,8 @@ use crate::{timings::Timings, workspace_root, Tally};
 
 /// Binaries that only use the CPU: they run beside the others, under `nice -n 19`, so what they take
 /// is the time the waiting binaries leave (the browser tests' timing bounds see an idle core).
-const SIDE_LANE: &[&str] = &["core/tests/fairy.rs", "cli/tests/go_gtp.rs", "cli/tests/fairy_stockfish.rs"];
+const SIDE_LANE: &[&str] =
+    &["core/tests/fairy.rs", "cli/tests/go_gtp.rs", "cli/tests/fairy_stockfish.rs", "cli/tests/levels.rs"];
 
 /// Binaries that run alone once everything else has finished.
 const ALONE_LAST: &[&str] = &["cli/tests/lighthouse.rs"];

@@ -130,6 +130,12 @@ impl Level {
         Level { number, playouts: playouts.max(16), blunder, plain: false }
     }
 
+    /// The level with its playouts divided by `divisor` (at least 16 left): the levels' order in
+    /// matches short enough for the test command (`tabula arena --a level:5/50`).
+    pub fn scaled(self, divisor: u32) -> Level {
+        Level { playouts: (self.playouts / divisor.max(1)).max(16), ..self }
+    }
+
     /// A plain UCT player with uniform playouts and no RAVE: the yardstick the levels are measured
     /// against.
     pub fn plain_uct(playouts: u32) -> Level {

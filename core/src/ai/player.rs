@@ -52,7 +52,8 @@ pub trait Computer: Send {
 /// What every game kind has: a computer player at each level, and the yardstick the levels are
 /// measured against. The MCTS games get it from [`Searchable`]; chess has its own search.
 pub trait Playable: Game {
-    fn computer(level: u8, seed: u64) -> Box<dyn Computer>;
+    /// Level `level` with its budget divided by `divisor` (1: the level itself).
+    fn computer(level: u8, divisor: u32, seed: u64) -> Box<dyn Computer>;
 
     /// A plain UCT player (uniform playouts, no RAVE); for a game whose search is not MCTS, its
     /// full-strength search with `playouts` nodes.
@@ -69,8 +70,8 @@ impl<G: Searchable + Send + 'static> Playable for G
 where
     G::Move: Send,
 {
-    fn computer(level: u8, seed: u64) -> Box<dyn Computer> {
-        Box::new(Searcher::<G>::new(Level::of::<G>(level), seed))
+    fn computer(level: u8, divisor: u32, seed: u64) -> Box<dyn Computer> {
+        Box::new(Searcher::<G>::new(Level::of::<G>(level).scaled(divisor), seed))
     }
 
     fn yardstick(playouts: u32, seed: u64) -> Box<dyn Computer> {
@@ -102,6 +103,7 @@ pub struct AnyPlayer(Box<dyn Computer>);
 /// Makes a game kind's computer player (`GameKind::visit` picks the engine).
 struct NewPlayer {
     level: Option<u8>,
+    divisor: u32,
     playouts: u32,
     seed: u64,
 }
@@ -111,7 +113,7 @@ impl crate::any::GameVisitor for NewPlayer {
 
     fn visit<G: Playable>(self) -> Box<dyn Computer> {
         match self.level {
-            Some(level) => G::computer(level, self.seed),
+            Some(level) => G::computer(level, self.divisor, self.seed),
             None => G::yardstick(self.playouts, self.seed),
         }
     }
@@ -134,13 +136,19 @@ impl crate::any::GameVisitor for RewardSum {
 impl AnyPlayer {
     /// Level 1 to 5 (clamped) of `kind`, drawing from `seed`.
     pub fn new(kind: GameKind, level: u8, seed: u64) -> Result<AnyPlayer, AiError> {
-        Ok(AnyPlayer(kind.visit(NewPlayer { level: Some(level), playouts: 0, seed })))
+        AnyPlayer::scaled(kind, level, 1, seed)
+    }
+
+    /// Level `level` with its budget (playouts, or chess's nodes) divided by `divisor`: the same
+    /// player thinking less, for matches short enough to check the levels' order.
+    pub fn scaled(kind: GameKind, level: u8, divisor: u32, seed: u64) -> Result<AnyPlayer, AiError> {
+        Ok(AnyPlayer(kind.visit(NewPlayer { level: Some(level), divisor, playouts: 0, seed })))
     }
 
     /// A plain UCT player (uniform playouts, no RAVE) of `kind`: the yardstick for the levels. For
     /// chess, whose search is not MCTS, a full-strength alpha-beta with `playouts` nodes.
     pub fn plain_uct(kind: GameKind, playouts: u32, seed: u64) -> Result<AnyPlayer, AiError> {
-        Ok(AnyPlayer(kind.visit(NewPlayer { level: None, playouts, seed })))
+        Ok(AnyPlayer(kind.visit(NewPlayer { level: None, divisor: 1, playouts, seed })))
     }
 
     /// A player made elsewhere (a searcher at a level of the caller's own).

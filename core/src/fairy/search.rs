@@ -51,6 +51,12 @@ impl ChessLevel {
         ChessLevel { number, depth, nodes, blunder, noise }
     }
 
+    /// The level with its node budget divided by `divisor` (at least 500 left), depth, blunders
+    /// and noise as they are: the levels' order in short matches.
+    pub fn scaled(self, divisor: u32) -> ChessLevel {
+        ChessLevel { nodes: (self.nodes / u64::from(divisor.max(1))).max(500), ..self }
+    }
+
     /// A plain full-strength search with a node budget: the yardstick between levels.
     pub fn nodes(nodes: u64) -> ChessLevel {
         ChessLevel { number: 0, depth: 64, nodes, blunder: 0.0, noise: 0 }
@@ -356,8 +362,8 @@ impl<'a> Search<'a> {
 
 // The chess player behind JSON (`AnyPlayer`): the alpha-beta search at each level.
 impl Playable for Chess {
-    fn computer(level: u8, seed: u64) -> Box<dyn Computer> {
-        Box::new(ChessSearcher::new(ChessLevel::of(level), seed))
+    fn computer(level: u8, divisor: u32, seed: u64) -> Box<dyn Computer> {
+        Box::new(ChessSearcher::new(ChessLevel::of(level).scaled(divisor), seed))
     }
 
     fn yardstick(playouts: u32, seed: u64) -> Box<dyn Computer> {
