@@ -2,8 +2,10 @@
 //! `cargo xtask test` installs what the tests need and runs every test the project has;
 //! `cargo xtask run` builds and serves Tabula on this machine; `cargo xtask soak` is the long run of
 //! the load tests (docs/RELIABILITY.md); `cargo xtask capacity` counts what a game-hour costs the
-//! deployed form (docs/CAPACITY.md).
+//! deployed form (docs/CAPACITY.md); `cargo xtask ai-matches` plays the strength table's matches
+//! (docs/AI.md).
 
+mod ai_matches;
 mod bundle_cache;
 mod float_formatting;
 mod services;
@@ -18,7 +20,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
-    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask vercel-build";
+    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask ai-matches [--list | NAME ...] | cargo xtask vercel-build";
 
 fn main() -> Result<()> {
     workspace_root();
@@ -30,6 +32,7 @@ fn main() -> Result<()> {
         Some("build-site") => site::build_site(),
         Some("soak") => soak(),
         Some("capacity") => capacity(),
+        Some("ai-matches") => ai_matches::ai_matches(&args[1..]),
         Some("vercel-build") => vercel::vercel_build(&services::vercel_cli()?).map(|_| ()),
         _ => bail!("{USAGE}"),
     }
