@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
-    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask ai-matches [--list | NAME ...] | cargo xtask vercel-build";
+    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask load | cargo xtask ai-matches [--list | NAME ...] | cargo xtask vercel-build";
 
 fn main() -> Result<()> {
     workspace_root();
@@ -33,6 +33,7 @@ fn main() -> Result<()> {
         Some("soak") => soak(),
         Some("capacity") => capacity(),
         Some("ai-matches") => ai_matches::ai_matches(&args[1..]),
+        Some("load") => load(),
         Some("vercel-build") => vercel::vercel_build(&services::vercel_cli()?).map(|_| ()),
         _ => bail!("{USAGE}"),
     }
@@ -80,6 +81,23 @@ fn capacity() -> Result<()> {
         .context("could not start cargo")?;
     if !status.success() {
         bail!("the capacity bench failed ({status})");
+    }
+    Ok(())
+}
+
+/// The API's load bench (`api/_benches/load.rs`), release build, against its own PostgreSQL and
+/// PostgREST: latencies through the API and on bare PostgREST, failing if a move's p50 passes 1.5
+/// times the bare PATCH's (docs/PERFORMANCE.md). `LOAD_GAMES` and `LOAD_SECONDS` change the run.
+fn load() -> Result<()> {
+    let services = services::ensure_test_services()?;
+    let status = Command::new("cargo")
+        .args(["bench", "-p", "tabula-api", "--bench", "load"])
+        .env("TABULA_POSTGREST", &services.postgrest)
+        .current_dir(workspace_root())
+        .status()
+        .context("could not start cargo")?;
+    if !status.success() {
+        bail!("the load bench failed ({status})");
     }
     Ok(())
 }
