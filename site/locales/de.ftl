@@ -241,6 +241,7 @@ replay-live = Live
 save-picture = Bild speichern
 sgf-download = SGF herunterladen
 sgf-open = SGF öffnen
+sgf-reader-unavailable = Der Dateileser wurde nicht geladen. Prüfe die Verbindung und versuche es erneut.
 sgf-loaded = Partie geladen: { $count } Züge. Geh sie mit dem Schieberegler durch oder spiel weiter.
 sgf-malformed = Diese Datei ist keine SGF-Partie ({ $detail }).
 sgf-empty = Die Datei enthält keine Partie.

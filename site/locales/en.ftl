@@ -241,6 +241,7 @@ replay-live = Live
 save-picture = Save picture
 sgf-download = Download SGF
 sgf-open = Open SGF
+sgf-reader-unavailable = The file reader did not load. Check the connection and try again.
 sgf-loaded = Game loaded: { $count } moves. Step through it with the slider, or play on.
 sgf-malformed = This file is not an SGF game record ({ $detail }).
 sgf-empty = The file holds no game.

@@ -241,6 +241,7 @@ replay-live = En direct
 save-picture = Enregistrer l'image
 sgf-download = Télécharger le SGF
 sgf-open = Ouvrir un SGF
+sgf-reader-unavailable = Le lecteur de fichiers n'a pas pu être chargé. Vérifiez la connexion et réessayez.
 sgf-loaded = Partie chargée : { $count } coups. Parcourez-la avec le curseur, ou continuez à jouer.
 sgf-malformed = Ce fichier n'est pas une partie SGF ({ $detail }).
 sgf-empty = Le fichier ne contient aucune partie.

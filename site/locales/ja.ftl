@@ -241,6 +241,7 @@ replay-live = ライブ
 save-picture = 画像を保存
 sgf-download = SGF をダウンロード
 sgf-open = SGF を開く
+sgf-reader-unavailable = ファイルを読む機能を読み込めませんでした。接続を確かめて、もう一度お試しください。
 sgf-loaded = 対局を読み込みました：{ $count } 手。スライダーで再生するか、続きを打てます。
 sgf-malformed = このファイルは SGF の棋譜ではありません（{ $detail }）。
 sgf-empty = ファイルに対局がありません。

@@ -241,6 +241,7 @@ replay-live = Сейчас
 save-picture = Сохранить картинку
 sgf-download = Скачать SGF
 sgf-open = Открыть SGF
+sgf-reader-unavailable = Не удалось загрузить чтение файлов. Проверьте соединение и попробуйте ещё раз.
 sgf-loaded = Партия загружена, ходов: { $count }. Листайте её ползунком или играйте дальше.
 sgf-malformed = Этот файл — не запись партии SGF ({ $detail }).
 sgf-empty = В файле нет партии.

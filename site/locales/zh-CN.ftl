@@ -241,6 +241,7 @@ replay-live = 实时
 save-picture = 保存图片
 sgf-download = 下载 SGF
 sgf-open = 打开 SGF
+sgf-reader-unavailable = 无法加载读取文件的功能。请检查网络连接后重试。
 sgf-loaded = 已载入对局：{ $count } 手。可以用滑块回放，也可以接着下。
 sgf-malformed = 这个文件不是 SGF 棋谱（{ $detail }）。
 sgf-empty = 文件里没有对局。

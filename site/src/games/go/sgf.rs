@@ -51,6 +51,14 @@ pub fn import(text: &str) -> Result<History<Go>, SgfError> {
     History::replay(config, &record.moves).map_err(SgfError::Config)
 }
 
+/// The SGF reader, loaded when a file is opened: a module of its own (see `browser::OnDemand`),
+/// no part of the local game's first load.
+#[cfg(feature = "local-screen")]
+#[leptos::wasm_split::wasm_split(go_sgf_import, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn import_code() -> Result<fn(&str) -> Result<History<Go>, SgfError>, leptos::wasm_split::SplitLoaderError> {
+    Ok(import)
+}
+
 /// What is wrong with a file, in the reader's words.
 fn refusal(i18n: I18n, error: &SgfError) -> String {
     let args: Vec<(&str, Arg)> = match error {
@@ -102,14 +110,20 @@ pub fn SgfButtons(record: Record<Go>) -> impl IntoView {
                     record.notice.run(i18n.t_with("sgf-malformed", &[("detail", "unreadable file".into())]));
                     return;
                 };
-                match import(&text) {
-                    Ok(history) => {
-                        let moves = history.len();
-                        load.run(history);
-                        record.notice.run(i18n.t_with("sgf-loaded", &[("count", moves.into())]));
+                leptos::task::spawn_local(async move {
+                    let Ok(import) = import_code().await else {
+                        record.notice.run(i18n.t("sgf-reader-unavailable"));
+                        return;
+                    };
+                    match import(&text) {
+                        Ok(history) => {
+                            let moves = history.len();
+                            load.run(history);
+                            record.notice.run(i18n.t_with("sgf-loaded", &[("count", moves.into())]));
+                        }
+                        Err(error) => record.notice.run(refusal(i18n, &error)),
                     }
-                    Err(error) => record.notice.run(refusal(i18n, &error)),
-                }
+                });
             });
         };
         view! {
