@@ -55,9 +55,13 @@ pub fn import(text: &str) -> Result<History<Go>, SgfError> {
 /// no part of the local game's first load.
 #[cfg(feature = "local-screen")]
 #[leptos::wasm_split::wasm_split(go_sgf_import, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn import_code() -> Result<fn(&str) -> Result<History<Go>, SgfError>, leptos::wasm_split::SplitLoaderError> {
+fn import_code() -> Result<Importer, leptos::wasm_split::SplitLoaderError> {
     Ok(import)
 }
+
+/// [`import`], as the module loaded on demand hands it back.
+#[cfg(feature = "local-screen")]
+type Importer = fn(&str) -> Result<History<Go>, SgfError>;
 
 /// What is wrong with a file, in the reader's words.
 fn refusal(i18n: I18n, error: &SgfError) -> String {
