@@ -150,22 +150,6 @@ pub struct Match {
     pub limit: usize,
 }
 
-/// Who leads a game stopped at the limit, where the game has a count to judge by: Edges & Blocks'
-/// cells (as its playouts are judged). `Some(None)`: level.
-fn judged_by_count(kind: GameKind, game: &tabula_core::AnyGame) -> Option<Option<Seat>> {
-    if kind != GameKind::Edges {
-        return None;
-    }
-    let state = game.state();
-    let cells = state["cells"].as_str()?;
-    let count = |owner: char| cells.chars().filter(|&c| c == owner).count();
-    Some(match count('0').cmp(&count('1')) {
-        std::cmp::Ordering::Greater => Some(Seat::One),
-        std::cmp::Ordering::Less => Some(Seat::Two),
-        std::cmp::Ordering::Equal => None,
-    })
-}
-
 /// Plays the match (A has seat one in even games), each move checked by the engine; writes one
 /// line per game and the tally.
 pub fn arena(matchup: &Match, mut output: impl Write) -> Result<Tally> {
@@ -197,7 +181,8 @@ pub fn arena(matchup: &Match, mut output: impl Write) -> Result<Tally> {
             moves.push(mv);
         }
         let result = game.status().outcome().cloned();
-        let judged = if result.is_none() { judged_by_count(kind, &game) } else { None };
+        // A stopped game goes to the leader where the game counts one (Edges & Blocks' cells).
+        let judged = if result.is_none() { game.leader_by_count() } else { None };
         let winner = result.as_ref().map(|o| o.winner).or(judged);
         let a_score = match winner {
             Some(Some(winner)) if winner == a_seat => {

@@ -138,6 +138,10 @@ impl AnyGame {
     pub fn can_still_win(&self, seat: Seat) -> bool {
         self.0.can_still_win(seat)
     }
+    /// [`Game::leader_by_count`].
+    pub fn leader_by_count(&self) -> Option<Option<Seat>> {
+        self.0.leader_by_count()
+    }
     /// The serialised state (for POPUCOM, a step of the reference vectors).
     pub fn state(&self) -> Value {
         self.0.state()
@@ -184,6 +188,7 @@ trait ErasedGame: Send + Sync {
     fn client_config(&self) -> Value;
     fn status(&self) -> Status;
     fn can_still_win(&self, seat: Seat) -> bool;
+    fn leader_by_count(&self) -> Option<Option<Seat>>;
     fn state(&self) -> Value;
     fn view(&self) -> Value;
     fn legal_moves(&self) -> Vec<Value>;
@@ -220,6 +225,9 @@ impl<G: Game> ErasedGame for G {
     }
     fn can_still_win(&self, seat: Seat) -> bool {
         Game::can_still_win(self, seat)
+    }
+    fn leader_by_count(&self) -> Option<Option<Seat>> {
+        Game::leader_by_count(self)
     }
     fn state(&self) -> Value {
         to_json(self)

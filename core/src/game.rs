@@ -213,6 +213,13 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
         true
     }
 
+    /// Who leads a game stopped before its end, where the game has a count to judge by
+    /// (`Some(None)`: level); `None` where it has none. The arena judges a game it stops so, and
+    /// Edges & Blocks' playouts are judged by the same count (cells).
+    fn leader_by_count(&self) -> Option<Option<Seat>> {
+        None
+    }
+
     /// Who makes `mv`. Usually the side to move; games with phases where either player acts
     /// (Go's dead-stone marking) put the seat in the move and override this.
     fn mover(&self, _mv: &Self::Move) -> Option<Seat> {

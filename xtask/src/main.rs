@@ -72,32 +72,27 @@ fn soak() -> Result<()> {
 /// quota, and game-hours a month per plan (docs/CAPACITY.md). `CAPACITY_GAMES`, `CAPACITY_SECONDS`,
 /// `CAPACITY_MOVE_SECONDS` and `CAPACITY_PUSH=off` change the run. The test suite runs it short.
 fn capacity() -> Result<()> {
-    let services = services::ensure_test_services()?;
-    let status = Command::new("cargo")
-        .args(["bench", "-p", "tabula-cli", "--bench", "capacity"])
-        .env("TABULA_POSTGREST", &services.postgrest)
-        .current_dir(workspace_root())
-        .status()
-        .context("could not start cargo")?;
-    if !status.success() {
-        bail!("the capacity bench failed ({status})");
-    }
-    Ok(())
+    bench_with_services("tabula-cli", "capacity")
 }
 
 /// The API's load bench (`api/_benches/load.rs`), release build, against its own PostgreSQL and
 /// PostgREST: latencies through the API and on bare PostgREST, failing if a move's p50 passes 1.5
 /// times the bare PATCH's (docs/PERFORMANCE.md). `LOAD_GAMES` and `LOAD_SECONDS` change the run.
 fn load() -> Result<()> {
+    bench_with_services("tabula-api", "load")
+}
+
+/// `cargo bench -p PACKAGE --bench BENCH` with the test services installed (PostgREST's path).
+fn bench_with_services(package: &str, bench: &str) -> Result<()> {
     let services = services::ensure_test_services()?;
     let status = Command::new("cargo")
-        .args(["bench", "-p", "tabula-api", "--bench", "load"])
+        .args(["bench", "-p", package, "--bench", bench])
         .env("TABULA_POSTGREST", &services.postgrest)
         .current_dir(workspace_root())
         .status()
         .context("could not start cargo")?;
     if !status.success() {
-        bail!("the load bench failed ({status})");
+        bail!("the {bench} bench failed ({status})");
     }
     Ok(())
 }

@@ -368,6 +368,15 @@ impl Game for Edges {
     type Illegal = EdgesError;
     type View = EdgesView;
 
+    /// More cells leads.
+    fn leader_by_count(&self) -> Option<Option<Seat>> {
+        Some(match self.cells_of(Seat::One).cmp(&self.cells_of(Seat::Two)) {
+            std::cmp::Ordering::Greater => Some(Seat::One),
+            std::cmp::Ordering::Less => Some(Seat::Two),
+            std::cmp::Ordering::Equal => None,
+        })
+    }
+
     fn new(config: EdgesConfig) -> Result<Self, ConfigError> {
         config.validate()?;
         let torus = Torus::new(config.size);
