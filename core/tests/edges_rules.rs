@@ -159,12 +159,22 @@ fn options_are_checked_and_change_the_board() {
 fn moves_read_the_vector_shape_and_store_without_the_player() {
     let mv: EdgesMove = serde_json::from_value(json!({"type": "move", "player": 1, "from": 3, "to": 4})).unwrap();
     assert_eq!(serde_json::to_value(mv).unwrap(), json!({"type": "move", "from": 3, "to": 4}));
+    for (read, stored) in [
+        (json!({"type": "pass", "player": 0}), json!({"type": "pass"})),
+        (json!({"edge": 7, "type": "place"}), json!({"type": "place", "edge": 7})),
+    ] {
+        let mv: EdgesMove = serde_json::from_value(read).unwrap();
+        assert_eq!(serde_json::to_value(mv).unwrap(), stored);
+    }
     for bad in [
         json!({"type": "place"}),
         json!({"type": "jump", "edge": 1}),
         json!({"type": "place", "edge": -1}),
         json!({"type": "place", "edge": 1, "player": 2}),
         json!({"type": "pass", "extra": true}),
+        json!({"type": "pass", "edge": 1}),
+        json!({"type": "place", "edge": 1, "to": 2}),
+        json!({"type": "move", "from": 1}),
         json!([1, 2]),
     ] {
         assert!(serde_json::from_value::<EdgesMove>(bad.clone()).is_err(), "{bad}");
