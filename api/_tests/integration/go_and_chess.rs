@@ -4,6 +4,8 @@
 use serde_json::{json, Value};
 use tabula_api::room::RoomId;
 use tabula_core::fairy::pgn::Record;
+use tabula_core::go::sgf::Record as SgfRecord;
+use tabula_core::go::GoMove;
 use tabula_core::GameKind;
 
 use crate::client::{room_id, Backend, TestApi};
@@ -62,6 +64,28 @@ pub async fn go_rooms_score_only_with_both_players_agreeing(backend: Backend) {
     // C3 and D4 alone on 5x5: each stone is its own; every empty point touches both colours.
     assert_eq!(done.body["state"]["score"], json!({"black": 1.0, "white": 1.5}));
     assert_eq!(done.body["state"]["result"], json!({"winner": 2, "reason": "score"}));
+
+    // The game as SGF, as the room page's "Download SGF" link fetches it: the names, the plays and
+    // passes (not the marks), the result.
+    let sgf = record_of(&api, &room, "sgf").await;
+    assert_eq!(sgf.status, 200, "{}", sgf.raw);
+    assert_eq!(sgf.headers["content-type"], "application/x-go-sgf; charset=utf-8");
+    assert_eq!(sgf.headers["content-disposition"], format!("attachment; filename=\"tabula-{room}.sgf\""));
+    let record = SgfRecord::from_sgf(&sgf.raw).unwrap_or_else(|e| panic!("{e}: {}", sgf.raw));
+    assert_eq!((record.config.size, record.config.komi), (5, 0.5));
+    assert!(sgf.raw.contains("PB[Ann]PW[Bo]"), "black is the first seat's player: {}", sgf.raw);
+    let plays: Vec<String> = record
+        .moves
+        .iter()
+        .map(|m| match m {
+            GoMove::Play { at, .. } => at.to_string(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(plays, ["C3", "D4", "Pass { colour: Some(One) }", "Pass { colour: Some(Two) }"], "{}", sgf.raw);
+    assert_eq!(record.result.as_deref(), Some("W+0.5"), "{}", sgf.raw);
+    let pgn = record_of(&api, &room, "pgn").await;
+    assert_eq!((pgn.status.as_u16(), pgn.body["error"]["code"].as_str()), (400, Some("bad_request")), "{}", pgn.raw);
 }
 
 /// Fairy chess through `/api/game`: a variant by name, moves in UCI checked by the server.
@@ -242,7 +266,11 @@ pub async fn custom_chess_variants_are_checked_stored_and_played(backend: Backen
 }
 
 async fn pgn_of(api: &TestApi, room: &str) -> crate::client::Reply {
-    api.send(api.http.get(api.url()).query(&[("roomId", room), ("format", "pgn")])).await
+    record_of(api, room, "pgn").await
+}
+
+async fn record_of(api: &TestApi, room: &str, format: &str) -> crate::client::Reply {
+    api.send(api.http.get(api.url()).query(&[("roomId", room), ("format", format)])).await
 }
 
 both_stores!(

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Go, GoConfig, GoMove, KoRule, Vertex, BLACK};
+use super::{Go, GoConfig, GoMove, KoRule, Vertex, BLACK, WHITE};
 use crate::game::{Game, Rejection, Seat};
 
 /// A game as an SGF file holds it.
@@ -20,6 +20,20 @@ pub struct Record {
     pub result: Option<String>,
     /// Each side's area at a scored end (points that are not its own live stones), for TB/TW.
     pub area: Option<[Vec<Vertex>; 2]>,
+}
+
+/// "B+3.5", "W+R", "B+" (won otherwise: on time, say), "0" (a draw): SGF's way of writing a result.
+pub fn result_text(end: &Go, winner: Option<Seat>, reason: &str) -> String {
+    let letter = match winner {
+        None => return "0".to_owned(),
+        Some(Seat::One) => "B",
+        Some(Seat::Two) => "W",
+    };
+    match (reason, end.final_score()) {
+        ("score", Some(score)) => format!("{letter}+{}", halves_text((score.black - score.white).abs())),
+        ("resign" | "resigned", _) => format!("{letter}+R"),
+        _ => format!("{letter}+"),
+    }
 }
 
 /// Why a file cannot be read as a game we can play.
@@ -66,6 +80,36 @@ fn halves_text(value: f64) -> String {
 }
 
 impl Record {
+    /// The record of a game played from `config` through `moves`: its plays and passes (the scoring
+    /// phase's marks are not SGF moves; a scored end writes each side's area instead), the names of
+    /// black and white, and its result as the room or screen has it: the winner (`None` for a draw)
+    /// and the reason. Errors only if the moves do not replay.
+    pub fn of_game(
+        config: GoConfig,
+        moves: &[GoMove],
+        [black, white]: [Option<String>; 2],
+        result: Option<(Option<Seat>, &str)>,
+    ) -> Result<Record, SgfError> {
+        let mut end = Go::new(config.clone()).map_err(|e| SgfError::Config(e.0))?;
+        for (index, mv) in moves.iter().enumerate() {
+            end.play(mv).map_err(|e| SgfError::Illegal { number: index + 1, at: mv_text(mv), code: e.code() })?;
+        }
+        let area = end.final_score().map(|_| {
+            let owners = end.area_owners();
+            let board = end.board();
+            [BLACK, WHITE].map(|colour| {
+                board
+                    .points()
+                    .filter(|&p| owners[p] == colour && (board.colour(p) != colour || end.is_dead(p)))
+                    .map(|p| end.vertex_of(p))
+                    .collect()
+            })
+        });
+        let moves = moves.iter().filter(|m| matches!(m, GoMove::Play { .. } | GoMove::Pass { .. })).copied().collect();
+        let result = result.map(|(winner, reason)| result_text(&end, winner, reason));
+        Ok(Record { config, moves, black, white, result, area })
+    }
+
     /// The record as SGF: the root with the game info, then one node per move. Errors only if the
     /// moves do not replay.
     pub fn to_sgf(&self) -> Result<String, SgfError> {
@@ -369,6 +413,20 @@ mod tests {
 
     fn config(size: usize, komi: f64, handicap: usize) -> GoConfig {
         GoConfig { size, komi, handicap, ko: KoRule::Psk }
+    }
+
+    #[test]
+    fn results_are_written_as_sgf_writes_them() {
+        let pass = GoMove::Pass { colour: None };
+        let mut scored = Go::new(config(5, 0.5, 0)).unwrap();
+        for mv in [play("C3"), pass, pass, GoMove::Accept { colour: Some(Seat::One) }] {
+            scored.play(&mv).unwrap();
+        }
+        scored.play(&GoMove::Accept { colour: Some(Seat::Two) }).unwrap();
+        assert_eq!(result_text(&scored, Some(Seat::One), "score"), "B+24.5", "25 points against komi 0.5");
+        assert_eq!(result_text(&scored, Some(Seat::Two), "resigned"), "W+R");
+        assert_eq!(result_text(&scored, Some(Seat::Two), "timeout"), "W+");
+        assert_eq!(result_text(&scored, None, "score"), "0");
     }
 
     #[test]

@@ -130,6 +130,10 @@ pub struct Record<G: Game> {
     pub notice: Callback<String>,
 }
 
+/// A game's record file (PGN, SGF) written from a local game, its players' names and its result:
+/// what a game's records module loaded on demand hands back.
+pub type RecordWriter<G> = fn(&History<G>, &[Option<String>; 2], Option<&(u8, String)>) -> String;
+
 impl<G: Game> Clone for Record<G> {
     fn clone(&self) -> Self {
         *self

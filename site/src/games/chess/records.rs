@@ -11,7 +11,7 @@ use crate::play::Record;
 use {
     crate::browser,
     crate::i18n::{use_i18n, Arg, I18n},
-    crate::play::History,
+    crate::play::{History, RecordWriter},
     tabula_core::fairy::pgn::{result_text, PgnError, Record as Pgn},
     tabula_core::fairy::ChessConfig,
     tabula_core::{Game, Seat},
@@ -89,6 +89,22 @@ fn is_960(fen: &str) -> bool {
         || (rights.contains(['k', 'q']) && off_e(ranks.first(), 'k'))
 }
 
+/// The PGN reader and writer, loaded when a record is opened, pasted or saved: a module of its own
+/// (see `browser::OnDemand`), no part of the local game's first load.
+#[cfg(feature = "local-screen")]
+#[leptos::wasm_split::wasm_split(chess_pgn, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn pgn_code() -> Result<PgnCode, leptos::wasm_split::SplitLoaderError> {
+    Ok(PgnCode { import, export })
+}
+
+/// [`import`] and [`export`], as the module loaded on demand hands them back.
+#[cfg(feature = "local-screen")]
+#[derive(Clone, Copy)]
+struct PgnCode {
+    import: fn(&str, &ChessConfig) -> Result<History<Chess>, Refusal>,
+    export: RecordWriter<Chess>,
+}
+
 #[cfg(feature = "local-screen")]
 fn refusal(i18n: I18n, error: &Refusal) -> String {
     let (id, args): (&str, Vec<(&str, Arg)>) = match error {
@@ -120,21 +136,34 @@ pub fn buttons(record: Record<Chess>) -> impl IntoView {
 fn loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoView {
     let i18n = use_i18n();
     let download = move |_| {
-        let text = record
-            .history
-            .with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
-        browser::download("tabula-chess.pgn", "application/x-chess-pgn", &text);
+        let (history, names, result) =
+            (record.history.get_untracked(), record.names.get_untracked(), record.result.get_untracked());
+        leptos::task::spawn_local(async move {
+            match pgn_code().await {
+                Ok(code) => {
+                    let text = (code.export)(&history, &names, result.as_ref());
+                    browser::download("tabula-chess.pgn", "application/x-chess-pgn", &text);
+                }
+                Err(_) => record.notice.run(i18n.t("code-unavailable")),
+            }
+        });
     };
     let take = move |text: String| {
         let playing = record.history.with_untracked(|h| h.position(0).config().clone());
-        match import(&text, &playing) {
-            Ok(history) => {
-                let moves = history.len();
-                load.run(history);
-                record.notice.run(i18n.t_with("pgn-loaded", &[("count", moves.into())]));
+        leptos::task::spawn_local(async move {
+            let Ok(code) = pgn_code().await else {
+                record.notice.run(i18n.t("code-unavailable"));
+                return;
+            };
+            match (code.import)(&text, &playing) {
+                Ok(history) => {
+                    let moves = history.len();
+                    load.run(history);
+                    record.notice.run(i18n.t_with("pgn-loaded", &[("count", moves.into())]));
+                }
+                Err(error) => record.notice.run(refusal(i18n, &error)),
             }
-            Err(error) => record.notice.run(refusal(i18n, &error)),
-        }
+        });
     };
     let on_file =
         move |event: leptos::ev::Event| browser::read_chosen_file(&event, move |text| take(text.unwrap_or_default()));

@@ -44,20 +44,6 @@ fn letter(seat: Option<Seat>) -> &'static str {
     }
 }
 
-/// "B+3.5", "W+R", "0" (a draw): SGF's way of writing a result.
-pub fn result_text(game: &Go, result: Option<&(u8, String)>) -> Option<String> {
-    let (winner, reason) = result?;
-    let winner = Seat::from_number(*winner);
-    if winner.is_none() {
-        return Some("0".to_owned());
-    }
-    Some(match (reason.as_str(), game.final_score()) {
-        ("score", Some(score)) => format!("{}+{}", letter(winner), points((score.black - score.white).abs())),
-        ("resign" | "resigned", _) => format!("{}+R", letter(winner)),
-        _ => format!("{}+", letter(winner)),
-    })
-}
-
 /// A score or komi (always a whole number of half-points) as players write it.
 pub fn points(value: f64) -> String {
     crate::catalogue::half_text((value * 2.0).round() as i64)
@@ -277,18 +263,14 @@ mod tests {
     }
 
     #[test]
-    fn results_are_written_as_sgf_writes_them() {
+    fn the_phase_follows_passes_and_acceptances() {
         let pass = GoMove::Pass { colour: None };
         let accept = |seat| GoMove::Accept { colour: Some(seat) };
         let black = GoMove::Play { at: "C3".parse().unwrap(), colour: None };
-        let scored = game(&[black, pass, pass, accept(Seat::One), accept(Seat::Two)]);
-        assert_eq!(phase(&scored), Phase::Scored);
-        let result = (1, "score".to_owned());
-        assert_eq!(result_text(&scored, Some(&result)), Some("B+24.5".to_owned()), "25 points against komi 0.5");
-        assert_eq!(result_text(&scored, Some(&(2, "resigned".to_owned()))), Some("W+R".to_owned()));
-        assert_eq!(result_text(&scored, Some(&(0, "score".to_owned()))), Some("0".to_owned()));
-        assert_eq!(result_text(&scored, None), None);
+        assert_eq!(phase(&game(&[black])), Phase::Play);
         assert_eq!(phase(&game(&[black, pass, pass])), Phase::Scoring);
+        assert_eq!(phase(&game(&[black, pass, pass, accept(Seat::One), accept(Seat::Two)])), Phase::Scored);
+        assert_eq!(phase(&game(&[black, GoMove::Resign { colour: Some(Seat::Two) }])), Phase::Resigned);
     }
 
     #[test]

@@ -1,69 +1,57 @@
-//! SGF in the Go screen: "Download SGF" for any game (local or a room) and "Open SGF" to replay or
-//! continue a file as a local game. The format is `tabula_core::go::sgf`; this turns its refusals
-//! into the reader's words.
+//! SGF in the Go screen: "Download SGF" for any game (a room's from the server, `format=sgf`) and
+//! "Open SGF" to replay or continue a file as a local game. The format is `tabula_core::go::sgf`;
+//! this turns its refusals into the reader's words.
 
 use leptos::prelude::*;
-use tabula_core::go::sgf::{Record as SgfRecord, SgfError};
-use tabula_core::go::{Go, GoMove, BLACK, WHITE};
-use tabula_core::Game;
+use tabula_core::go::Go;
 
-use super::result_text;
-use crate::browser;
-use crate::i18n::{tr, use_i18n, Arg, I18n};
-use crate::play::{refusal_message, History, Record};
+use crate::i18n::tr;
+use crate::play::Record;
+#[cfg(feature = "local-screen")]
+use {
+    crate::browser,
+    crate::i18n::{use_i18n, Arg, I18n},
+    crate::play::{refusal_message, History, RecordWriter},
+    tabula_core::go::sgf::{Record as SgfRecord, SgfError},
+    tabula_core::{Game, Seat},
+};
 
-/// The game as SGF: its moves of play (the scoring phase's marks are not SGF moves; a scored end
-/// writes each side's area instead), names, result.
+/// The game as SGF ([`SgfRecord::of_game`]): a local game's; a room's the server writes.
+#[cfg(feature = "local-screen")]
 pub fn export(history: &History<Go>, names: &[Option<String>; 2], result: Option<&(u8, String)>) -> String {
-    let end = history.current();
-    let area = end.final_score().map(|_| {
-        let owners = end.area_owners();
-        let board = end.board();
-        [BLACK, WHITE].map(|colour| {
-            board
-                .points()
-                .filter(|&p| owners[p] == colour && (board.colour(p) != colour || end.is_dead(p)))
-                .map(|p| end.vertex_of(p))
-                .collect()
-        })
-    });
-    let record = SgfRecord {
-        config: history.position(0).config().clone(),
-        moves: history
-            .moves()
-            .iter()
-            .filter(|m| matches!(m, GoMove::Play { .. } | GoMove::Pass { .. }))
-            .copied()
-            .collect(),
-        black: names[0].clone(),
-        white: names[1].clone(),
-        result: result_text(end, result),
-        area,
-    };
+    let result = result.map(|(winner, reason)| (Seat::from_number(*winner), reason.as_str()));
+    let config = history.position(0).config().clone();
+    let record = SgfRecord::of_game(config, history.moves(), names.clone(), result);
     // A history replays by construction; the fallback never shows.
-    record.to_sgf().unwrap_or_default()
+    record.and_then(|record| record.to_sgf()).unwrap_or_default()
 }
 
 /// A local game from an SGF file.
+#[cfg(feature = "local-screen")]
 pub fn import(text: &str) -> Result<History<Go>, SgfError> {
     let record = SgfRecord::from_sgf(text)?;
     let config = serde_json::to_value(&record.config).unwrap_or_default();
     History::replay(config, &record.moves).map_err(SgfError::Config)
 }
 
-/// The SGF reader, loaded when a file is opened: a module of its own (see `browser::OnDemand`),
-/// no part of the local game's first load.
+/// The SGF reader and writer, loaded when a file is opened or saved: a module of its own (see
+/// `browser::OnDemand`), no part of the local game's first load.
 #[cfg(feature = "local-screen")]
-#[leptos::wasm_split::wasm_split(go_sgf_import, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn import_code() -> Result<Importer, leptos::wasm_split::SplitLoaderError> {
-    Ok(import)
+#[leptos::wasm_split::wasm_split(go_sgf, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn sgf_code() -> Result<SgfCode, leptos::wasm_split::SplitLoaderError> {
+    Ok(SgfCode { import, export })
 }
 
-/// [`import`], as the module loaded on demand hands it back.
+/// [`import`] and [`export`], as the module loaded on demand hands them back.
 #[cfg(feature = "local-screen")]
-type Importer = fn(&str) -> Result<History<Go>, SgfError>;
+#[derive(Clone, Copy)]
+struct SgfCode {
+    import: fn(&str) -> Result<History<Go>, SgfError>,
+    export: RecordWriter<Go>,
+}
 
 /// What is wrong with a file, in the reader's words.
+#[cfg(feature = "local-screen")]
 fn refusal(i18n: I18n, error: &SgfError) -> String {
     let args: Vec<(&str, Arg)> = match error {
         SgfError::Malformed { at, what } => vec![("detail", format!("{what}, byte {at}").into())],
@@ -93,60 +81,71 @@ fn refusal(i18n: I18n, error: &SgfError) -> String {
     i18n.t_with(id, &args)
 }
 
-/// "Download SGF", and "Open SGF" in a local game.
+/// "Download SGF": online a link to the server's record of the room (rooms' bundles carry no SGF
+/// writer); in a local game written here, with "Open SGF" beside it.
 #[component]
 pub fn SgfButtons(record: Record<Go>) -> impl IntoView {
+    let online = record.room.map(|code| {
+        view! { <a class="button" id="download-sgf" href=crate::api::record_url(code, "sgf") download="">{tr("sgf-download")}</a> }
+    });
+    #[cfg(not(feature = "local-screen"))]
+    let local: Option<()> = None;
+    #[cfg(feature = "local-screen")]
+    let local = record.load.map(|load| loaders(record, load));
+    view! { {online} {local} }
+}
+
+#[cfg(feature = "local-screen")]
+fn loaders(record: Record<Go>, load: Callback<History<Go>>) -> impl IntoView {
     let i18n = use_i18n();
     let download = move |_| {
-        let text = record
-            .history
-            .with_untracked(|h| export(h, &record.names.get_untracked(), record.result.get_untracked().as_ref()));
-        browser::download("tabula-go.sgf", "application/x-go-sgf", &text);
+        let (history, names, result) =
+            (record.history.get_untracked(), record.names.get_untracked(), record.result.get_untracked());
+        leptos::task::spawn_local(async move {
+            match sgf_code().await {
+                Ok(code) => {
+                    let text = (code.export)(&history, &names, result.as_ref());
+                    browser::download("tabula-go.sgf", "application/x-go-sgf", &text);
+                }
+                Err(_) => record.notice.run(i18n.t("code-unavailable")),
+            }
+        });
     };
-    // Opening a file makes a local game: rooms' bundles leave the SGF reader out.
-    #[cfg(not(feature = "local-screen"))]
-    let open: Option<()> = None;
-    #[cfg(feature = "local-screen")]
-    let open = record.load.map(|load| {
-        let on_file = move |event: leptos::ev::Event| {
-            browser::read_chosen_file(&event, move |text| {
-                let Some(text) = text else {
-                    record.notice.run(i18n.t_with("sgf-malformed", &[("detail", "unreadable file".into())]));
+    let on_file = move |event: leptos::ev::Event| {
+        browser::read_chosen_file(&event, move |text| {
+            let Some(text) = text else {
+                record.notice.run(i18n.t_with("sgf-malformed", &[("detail", "unreadable file".into())]));
+                return;
+            };
+            leptos::task::spawn_local(async move {
+                let Ok(code) = sgf_code().await else {
+                    record.notice.run(i18n.t("code-unavailable"));
                     return;
                 };
-                leptos::task::spawn_local(async move {
-                    let Ok(import) = import_code().await else {
-                        record.notice.run(i18n.t("sgf-reader-unavailable"));
-                        return;
-                    };
-                    match import(&text) {
-                        Ok(history) => {
-                            let moves = history.len();
-                            load.run(history);
-                            record.notice.run(i18n.t_with("sgf-loaded", &[("count", moves.into())]));
-                        }
-                        Err(error) => record.notice.run(refusal(i18n, &error)),
+                match (code.import)(&text) {
+                    Ok(history) => {
+                        let moves = history.len();
+                        load.run(history);
+                        record.notice.run(i18n.t_with("sgf-loaded", &[("count", moves.into())]));
                     }
-                });
+                    Err(error) => record.notice.run(refusal(i18n, &error)),
+                }
             });
-        };
-        view! {
-            <label class="button file-button">
-                {tr("sgf-open")}
-                <input type="file" id="open-sgf" class="visually-hidden" accept=".sgf,application/x-go-sgf" on:change=on_file />
-            </label>
-        }
-    });
+        });
+    };
     view! {
         <button class="button" id="download-sgf" on:click=download>{tr("sgf-download")}</button>
-        {open}
+        <label class="button file-button">
+            {tr("sgf-open")}
+            <input type="file" id="open-sgf" class="visually-hidden" accept=".sgf,application/x-go-sgf" on:change=on_file />
+        </label>
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "local-screen"))]
 mod tests {
     use serde_json::json;
-    use tabula_core::Seat;
+    use tabula_core::go::GoMove;
 
     use super::*;
     use crate::i18n::Lang;
