@@ -81,6 +81,13 @@ pub enum ApiError {
     Refused { status: u16, code: String, reason: Option<String>, message: String, room: Option<Box<RoomView>> },
 }
 
+impl ApiError {
+    /// A request whose code, loaded on demand, did not arrive: a request that did not.
+    pub fn code_not_loaded() -> ApiError {
+        ApiError::Network("the page's code did not load".into())
+    }
+}
+
 pub enum Fetched {
     Unchanged,
     Room { room: Box<RoomView>, etag: Option<String> },
@@ -88,7 +95,7 @@ pub enum Fetched {
 
 const URL: &str = "/api/game";
 
-/// Where the server writes a room's game as a record file (`pgn` for chess).
+/// Where the server writes a room's game as a record file (`pgn` for chess, `sgf` for Go).
 pub fn record_url(room: &str, format: &str) -> String {
     format!("{URL}?roomId={room}&format={format}")
 }
@@ -268,7 +275,7 @@ impl RoomTurn {
 pub async fn room_turn(room: String) -> Result<RoomTurn, ApiError> {
     match room_turn_code().await {
         Ok(read) => read(room).await,
-        Err(_) => Err(ApiError::Network("the page's code did not load".into())),
+        Err(_) => Err(ApiError::code_not_loaded()),
     }
 }
 

@@ -116,6 +116,59 @@ fn quick_play_seats(game: &str) -> Vec<(String, String)> {
     seats
 }
 
+/// A new room as the page's "Create a room" sends it.
+#[cfg(feature = "game-page")]
+struct NewRoomRequest {
+    code: String,
+    game: &'static str,
+    config: serde_json::Value,
+    takebacks: String,
+    public: bool,
+    clock: serde_json::Value,
+}
+
+/// Quick play as the page sends it: `held` lists the seats this browser holds.
+#[cfg(feature = "game-page")]
+struct QuickPlayRequest {
+    game: &'static str,
+    config: serde_json::Value,
+    clock: serde_json::Value,
+    name: String,
+    held: Vec<(String, String)>,
+}
+
+/// What the page's room buttons send, as the module loaded on their first press hands it back.
+#[cfg(feature = "game-page")]
+struct Requests {
+    create: browser::OnDemand<NewRoomRequest, Result<(), ApiError>>,
+    quick_play: browser::OnDemand<QuickPlayRequest, Result<api::Joined, ApiError>>,
+}
+
+/// The room buttons' requests, loaded on the first press (see `browser::OnDemand`): with them goes
+/// the reader of a room's JSON, which nothing the page shows first needs.
+#[cfg(feature = "game-page")]
+#[leptos::wasm_split::wasm_split(game_page_requests, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn requests_code() -> Result<Requests, leptos::wasm_split::SplitLoaderError> {
+    Ok(Requests {
+        create: |request| {
+            Box::pin(async move {
+                let new = api::NewRoom {
+                    game: request.game,
+                    config: &request.config,
+                    takebacks: Some(&request.takebacks),
+                };
+                api::create_room(&request.code, new, request.public, &request.clock).await
+            })
+        },
+        quick_play: |request| {
+            Box::pin(async move {
+                let QuickPlayRequest { game, config, clock, name, held } = request;
+                api::quick_play(game, &config, &clock, &name, &held).await
+            })
+        },
+    })
+}
+
 /// Options, a local game, a new room: for a game this bundle plays.
 #[cfg(feature = "game-page")]
 #[component]
@@ -181,9 +234,20 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         let Some(config) = room_config() else { return };
         let takebacks = takebacks.get_untracked();
         busy.set(true);
+        let request = NewRoomRequest {
+            code: code.clone(),
+            game: slug.name(),
+            config,
+            takebacks,
+            public: public.get_untracked(),
+            clock: clock_json(),
+        };
         spawn_local(async move {
-            let new = api::NewRoom { game: slug.name(), config: &config, takebacks: Some(&takebacks) };
-            match api::create_room(&code, new, public.get_untracked(), &clock_json()).await {
+            let sent = match requests_code().await {
+                Ok(requests) => (requests.create)(request).await,
+                Err(_) => Err(ApiError::code_not_loaded()),
+            };
+            match sent {
                 Ok(()) => router.open_room(code, slug),
                 Err(error) => refusal(error),
             }
@@ -194,9 +258,19 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     let quick_play = move || {
         let Some(config) = room_config() else { return };
         busy.set(true);
+        let request = QuickPlayRequest {
+            game: slug.name(),
+            config,
+            clock: clock_json(),
+            name: storage::player_name(),
+            held: quick_play_seats(slug.name()),
+        };
         spawn_local(async move {
-            let (name, seats) = (storage::player_name(), quick_play_seats(slug.name()));
-            match api::quick_play(slug.name(), &config, &clock_json(), &name, &seats).await {
+            let sent = match requests_code().await {
+                Ok(requests) => (requests.quick_play)(request).await,
+                Err(_) => Err(ApiError::code_not_loaded()),
+            };
+            match sent {
                 Ok(joined) => {
                     let code = joined.room.room_id;
                     if let (Some(seat), Some(token)) = (joined.seat, joined.token) {

@@ -7,6 +7,8 @@
 use serde_json::Value;
 #[cfg(feature = "game-page")]
 use {
+    crate::api::ApiError,
+    crate::browser::OnDemand,
     crate::i18n::I18n,
     leptos::prelude::*,
     tabula_core::fairy::{Variant, BUILTIN_DEFINITIONS},
@@ -37,11 +39,32 @@ pub struct Editor {
 
 #[cfg(feature = "game-page")]
 thread_local! {
-    // Counted, not owned by a view: they outlive every page that shows them.
+    // Counted, not owned by a view: they outlive every page that shows them. Empty until the
+    // player writes or the editor's code brings a starting point (`EditorCode`).
     static EDITOR: Editor = Editor {
-        text: ArcRwSignal::new(storage::custom_variant().unwrap_or_else(|| starting_point("chess").unwrap_or_default())),
+        text: ArcRwSignal::new(storage::custom_variant().unwrap_or_default()),
         checked: ArcRwSignal::new(None),
     };
+}
+
+/// What writing a variant needs beyond the page's first paint, as the module loaded when the
+/// player picks "Custom" hands it back: the built-in definitions to begin from (their JSON text
+/// is no part of the page's first load) and the server's check (with the reader of its answers).
+#[cfg(feature = "game-page")]
+#[derive(Clone, Copy)]
+pub struct EditorCode {
+    pub starting_point: fn(&str) -> Option<String>,
+    /// The config to check ([`to_check`]) as the server answers it: compiled, or refused.
+    pub check: OnDemand<Value, Result<Value, ApiError>>,
+}
+
+#[cfg(feature = "game-page")]
+#[leptos::wasm_split::wasm_split(chess_custom, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn editor_code() -> Result<EditorCode, leptos::wasm_split::SplitLoaderError> {
+    Ok(EditorCode {
+        starting_point,
+        check: |config| Box::pin(async move { crate::api::check_config("chess", &config).await }),
+    })
 }
 
 /// The page's one editor.

@@ -112,14 +112,34 @@ fn card_html(i18n: I18n, game: &Chess, custom: Option<String>) -> String {
     html + "</ul>"
 }
 
-/// The definition of a custom variant, to write or paste, or to begin from a built-in one.
+/// The definition of a custom variant, to write or paste, or to begin from a built-in one (the
+/// standard one until the player has written anything).
 fn editor_view() -> impl IntoView {
+    let i18n = use_i18n();
     let editor = custom::editor();
+    if editor.text.with_untracked(String::is_empty) {
+        let editor = editor.clone();
+        spawn_local(async move {
+            let written = custom::editor_code().await.ok().and_then(|code| (code.starting_point)("chess"));
+            // Not over what the player wrote while the code was on its way.
+            if let Some(written) = written.filter(|_| editor.text.with_untracked(String::is_empty)) {
+                editor.set_text(written);
+            }
+        });
+    }
     let (text, start_editor, input_editor) = (editor.text.clone(), editor.clone(), editor);
     let start_from = move |event| {
-        if let Some(written) = custom::starting_point(&event_target_value(&event)) {
-            start_editor.set_text(written);
-        }
+        let (name, editor) = (event_target_value(&event), start_editor.clone());
+        spawn_local(async move {
+            match custom::editor_code().await {
+                Ok(code) => {
+                    if let Some(written) = (code.starting_point)(&name) {
+                        editor.set_text(written);
+                    }
+                }
+                Err(_) => editor.set_checked(editor.text.get_untracked(), Err(i18n.t("code-unavailable"))),
+            }
+        });
     };
     let names = Variant::builtin().keys().map(|name| view! { <option value=name.clone()>{name.clone()}</option> });
     view! {
@@ -142,7 +162,9 @@ fn check_as_written(i18n: I18n, custom: Memo<bool>) {
     let editor = custom::editor();
     Effect::new(move |_| {
         let text = editor.text.get();
-        if !custom.get() || editor.checked.with_untracked(|c| c.as_ref().is_some_and(|(t, _)| *t == text)) {
+        // An empty box is waiting for its starting point.
+        let checked = editor.checked.with_untracked(|c| c.as_ref().is_some_and(|(t, _)| *t == text));
+        if !custom.get() || text.is_empty() || checked {
             return;
         }
         let editor = editor.clone();
@@ -151,9 +173,10 @@ fn check_as_written(i18n: I18n, custom: Memo<bool>) {
             if editor.text.with_untracked(|now| *now != text) {
                 return; // written on since: that text is checked instead
             }
-            let answer = match custom::to_check(&text) {
-                Err(reason) => Err(reason),
-                Ok(config) => crate::api::check_config("chess", &config).await.map_err(|error| match error {
+            let answer = match (custom::to_check(&text), custom::editor_code().await) {
+                (Err(reason), _) => Err(reason),
+                (Ok(_), Err(_)) => Err(i18n.t("code-unavailable")),
+                (Ok(config), Ok(code)) => (code.check)(config).await.map_err(|error| match error {
                     ApiError::Refused { message, .. } => message,
                     ApiError::Network(_) => i18n.t("connection-lost"),
                 }),
