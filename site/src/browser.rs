@@ -9,6 +9,17 @@ use wasm_bindgen::JsCast;
 /// it loaded. `cargo xtask build-site` splits the bundle there (docs/ARCHITECTURE.md).
 pub type OnDemand<Argument, Output> = fn(Argument) -> std::pin::Pin<Box<dyn std::future::Future<Output = Output>>>;
 
+/// The output of a future that is ready at once, as a split function's is natively (where
+/// nothing is loaded): the pre-rendered page shows what the live one loads on demand.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn ready_now<F: std::future::Future>(future: F) -> Option<F::Output> {
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    match std::pin::pin!(future).poll(&mut context) {
+        std::task::Poll::Ready(output) => Some(output),
+        std::task::Poll::Pending => None,
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 pub fn window() -> Option<web_sys::Window> {
     web_sys::window()

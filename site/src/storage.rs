@@ -164,6 +164,20 @@ pub fn saved_game(game: &str) -> Option<SavedGame> {
     serde_json::from_str(&get(&format!("tabula.local.{game}"))?).ok()
 }
 
+/// Whether a local game of `game` is saved with a move played: read without the saved game's
+/// reader, which the game's page (its "Continue" button) has no other use for.
+pub fn has_saved_moves(game: &str) -> bool {
+    get(&format!("tabula.local.{game}")).is_some_and(|json| saved_with_moves(&json))
+}
+
+fn saved_with_moves(json: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Moves {
+        moves: Vec<serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Moves>(json).is_ok_and(|saved| !saved.moves.is_empty())
+}
+
 pub fn save_game(game: &str, saved: &SavedGame) {
     if let Ok(json) = serde_json::to_string(saved) {
         set(&format!("tabula.local.{game}"), &json);
@@ -235,6 +249,16 @@ mod tests {
         assert_eq!(Opponent::from_query("size=9"), None);
     }
     use serde_json::json;
+
+    #[test]
+    fn a_saved_game_counts_for_continuing_once_it_has_a_move() {
+        let saved = |moves: Vec<Value>| {
+            serde_json::to_string(&SavedGame { config: json!({"size": 9}), moves, computer: None }).unwrap()
+        };
+        assert!(saved_with_moves(&saved(vec![json!({"type": "pass"})])));
+        assert!(!saved_with_moves(&saved(Vec::new())));
+        assert!(!saved_with_moves("garbage"));
+    }
 
     #[test]
     fn settings_and_seats_read_back_what_was_written() {

@@ -74,8 +74,17 @@ async fn a_chosen_language_shows_at_once_after_a_reload_and_on_other_pages() {
     wait_for_app(&client).await;
     wait_until(&client, "return document.title === 'Go — Regeln und Spiel — Tabula'", 10, "the Go page in German")
         .await;
+    // The rules pictures, loaded after the live page's first paint: boards drawn, captions in German.
+    let first_caption = |text: &str| {
+        format!(
+            "const c = [...document.querySelectorAll('.diagrams .diagram')].filter(d => d.querySelector('.go-board')) \
+             .map(d => d.querySelector('figcaption').textContent); return c.length === 2 && c[0].startsWith({text:?})"
+        )
+    };
+    wait_until(&client, &first_caption("Schwarz nimmt mit D6"), 10, "the live page's diagrams in German").await;
     assert_eq!(js(&client, &choose("en")).await, "en");
     wait_until(&client, "return document.title === 'Go — rules and play — Tabula'", 10, "English again").await;
+    wait_until(&client, &first_caption("Black's stone on D6"), 10, "the diagrams' captions in English").await;
     client.close().await.unwrap();
 }
 

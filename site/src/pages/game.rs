@@ -127,14 +127,13 @@ struct NewRoomRequest {
     clock: serde_json::Value,
 }
 
-/// Quick play as the page sends it: `held` lists the seats this browser holds.
+/// Quick play as the page sends it (with the seats this browser holds, read when it is sent).
 #[cfg(feature = "game-page")]
 struct QuickPlayRequest {
     game: &'static str,
     config: serde_json::Value,
     clock: serde_json::Value,
     name: String,
-    held: Vec<(String, String)>,
 }
 
 /// What the page's room buttons send, as the module loaded on their first press hands it back.
@@ -152,18 +151,15 @@ fn requests_code() -> Result<Requests, leptos::wasm_split::SplitLoaderError> {
     Ok(Requests {
         create: |request| {
             Box::pin(async move {
-                let new = api::NewRoom {
-                    game: request.game,
-                    config: &request.config,
-                    takebacks: Some(&request.takebacks),
-                };
+                let new =
+                    api::NewRoom { game: request.game, config: &request.config, takebacks: Some(&request.takebacks) };
                 api::create_room(&request.code, new, request.public, &request.clock).await
             })
         },
         quick_play: |request| {
             Box::pin(async move {
-                let QuickPlayRequest { game, config, clock, name, held } = request;
-                api::quick_play(game, &config, &clock, &name, &held).await
+                let QuickPlayRequest { game, config, clock, name } = request;
+                api::quick_play(game, &config, &clock, &name, &quick_play_seats(game)).await
             })
         },
     })
@@ -183,7 +179,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
         let config = config_of(&values.get());
         screens(slug).and_then(|s| s.check_config(&config).err())
     });
-    let saved = storage::saved_game(slug.name()).is_some_and(|s| !s.moves.is_empty());
+    let saved = storage::has_saved_moves(slug.name());
     let play_local = move |_| {
         storage::forget_game(slug.name());
         router.go_to(Route::Local(slug), &option_query(&values.get_untracked()), None);
@@ -258,13 +254,7 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     let quick_play = move || {
         let Some(config) = room_config() else { return };
         busy.set(true);
-        let request = QuickPlayRequest {
-            game: slug.name(),
-            config,
-            clock: clock_json(),
-            name: storage::player_name(),
-            held: quick_play_seats(slug.name()),
-        };
+        let request = QuickPlayRequest { game: slug.name(), config, clock: clock_json(), name: storage::player_name() };
         spawn_local(async move {
             let sent = match requests_code().await {
                 Ok(requests) => (requests.quick_play)(request).await,
@@ -368,6 +358,21 @@ fn PlayPanel(slug: Slug) -> impl IntoView {
     }
 }
 
+/// The rules pictures: in the pre-rendered page at once, in the live one when their module
+/// arrives (they sit below all that the first screen shows). A game without screens has none.
+fn diagrams(slug: Slug) -> impl IntoView {
+    let code = RwSignal::new(None::<fn(Slug) -> AnyView>);
+    #[cfg(all(feature = "game-page", not(target_arch = "wasm32")))]
+    code.set(browser::ready_now(crate::games::diagrams_code()).and_then(Result::ok));
+    #[cfg(all(feature = "game-page", target_arch = "wasm32"))]
+    spawn_local(async move {
+        if let Ok(loaded) = crate::games::diagrams_code().await {
+            code.set(Some(loaded));
+        }
+    });
+    view! { <div class="diagrams">{move || code.get().map(|draw| draw(slug))}</div> }
+}
+
 #[component]
 pub fn GamePage(slug: Slug) -> impl IntoView {
     let rules = slug.rules_ids().iter().map(|id| view! { <li>{tr(id)}</li> }).collect_view();
@@ -383,7 +388,7 @@ pub fn GamePage(slug: Slug) -> impl IntoView {
             }}
             <h2>{tr("rules-title")}</h2>
             <ul class="rules">{rules}</ul>
-            <div class="diagrams">{screens(slug).map(|s| s.diagrams())}</div>
+            {diagrams(slug)}
         </section>
     }
 }

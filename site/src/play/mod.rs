@@ -149,8 +149,6 @@ pub trait Screens: Sync {
     fn colour_id(&self, seat: Seat) -> &'static str;
     /// The game's stylesheet.
     fn css(&self) -> &'static str;
-    /// The rules pictures and the options check of the game's page.
-    fn diagrams(&self) -> AnyView;
     /// The config for the chosen options ([`GameUi::complete_config`]).
     fn complete_config(&self, config: serde_json::Value) -> Result<serde_json::Value, String>;
     /// Whether the engine accepts the chosen options, and if not why (in the engine's words).
@@ -178,14 +176,6 @@ impl<U: GameUi> Screens for ScreensOf<U> {
 
     fn css(&self) -> &'static str {
         U::CSS
-    }
-
-    fn diagrams(&self) -> AnyView {
-        crate::browser::ensure_style(U::SLUG.name(), U::CSS);
-        #[cfg(feature = "game-page")]
-        return parts::diagrams::<U>().into_any();
-        #[cfg(not(feature = "game-page"))]
-        ().into_any()
     }
 
     fn complete_config(&self, config: serde_json::Value) -> Result<serde_json::Value, String> {
@@ -223,6 +213,13 @@ impl<U: GameUi> Screens for ScreensOf<U> {
     fn picture(&self) -> String {
         svg::picture::<U>()
     }
+}
+
+/// The rules pictures of a game's page (`crate::games::diagrams_code` loads them on demand).
+#[cfg(feature = "game-page")]
+pub fn diagrams<U: GameUi>() -> AnyView {
+    crate::browser::ensure_style(U::SLUG.name(), U::CSS);
+    parts::diagrams::<U>().into_any()
 }
 
 /// The message id for a game's refusal `code` (its own wording if it has one).
