@@ -215,7 +215,7 @@ impl<U: GameUi> Screens for ScreensOf<U> {
     }
 }
 
-/// The rules pictures of a game's page (`crate::games::diagrams_code` loads them on demand).
+/// The rules pictures of a game's page (the games' registration loads them on demand).
 #[cfg(feature = "game-page")]
 pub fn diagrams<U: GameUi>() -> AnyView {
     crate::browser::ensure_style(U::SLUG.name(), U::CSS);
