@@ -179,22 +179,23 @@ pub fn has(id: &str) -> bool {
 }
 
 /// Fetches `lang`'s messages from the JSON file the build wrote (its address is in the page's
-/// `tabulaLocales`). Returns whether the language is now loaded. In the home's bundle the reading
-/// is code loaded on demand: in English, the language built in, the home never runs it, and its
-/// JSON reader is most of the JSON reading the home would carry (10 KB of its first load). The
-/// other bundles read JSON anyway, and a split costs them more than it saves (docs/PERFORMANCE.md).
+/// `tabulaLocales`). Returns whether the language is now loaded. In most bundles the reading is
+/// code loaded on demand: in English, the language built in, it never runs, and its JSON reader is
+/// most of the JSON reading those pages carry (the home 10 KB of its first load, a game's page or
+/// local game 1.5 to 4.5 KB). A room reads its room's JSON and Triplex its progress at first paint
+/// anyway: there the split costs more than it saves (docs/PERFORMANCE.md).
 async fn fetch(lang: Lang) -> bool {
-    #[cfg(feature = "home-pages")]
+    #[cfg(any(feature = "home-pages", feature = "lobby-page", feature = "game-page", feature = "local-screen"))]
     return match fetch_code().await {
         Ok(fetch) => fetch(lang).await,
         // The module did not arrive (offline): the language stays as it is.
         Err(_) => false,
     };
-    #[cfg(not(feature = "home-pages"))]
+    #[cfg(not(any(feature = "home-pages", feature = "lobby-page", feature = "game-page", feature = "local-screen")))]
     read_messages(lang).await
 }
 
-#[cfg(feature = "home-pages")]
+#[cfg(any(feature = "home-pages", feature = "lobby-page", feature = "game-page", feature = "local-screen"))]
 #[leptos::wasm_split::wasm_split(i18n_fetch, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn fetch_code() -> Result<crate::browser::OnDemand<Lang, bool>, leptos::wasm_split::SplitLoaderError> {
     Ok(|lang| Box::pin(read_messages(lang)))
