@@ -10,7 +10,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::game::{label_text, time_control_text};
-use crate::api::{self, Lobby, LobbyRoom};
+use leptos::wasm_split::SplitLoaderError;
+
+use crate::api::{self, ApiError, Lobby, LobbyRoom};
 use crate::browser;
 use crate::catalogue::{OptionKind, Slug};
 use crate::i18n::{tr, use_i18n, I18n};
@@ -76,6 +78,13 @@ fn room_row(i18n: I18n, room: LobbyRoom, waiting: bool) -> AnyView {
     .into_any()
 }
 
+/// The lists' request and its reader, loaded after the page's first paint (see
+/// `browser::OnDemand`): the lists say "reading" until they answer anyway.
+#[leptos::wasm_split::wasm_split(lobby_read, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn lobby_code() -> Result<browser::OnDemand<Option<&'static str>, Result<Lobby, ApiError>>, SplitLoaderError> {
+    Ok(|game| Box::pin(api::lobby(game)))
+}
+
 /// The two lists, of `game` or of every game.
 #[component]
 pub fn LobbyList(#[prop(optional)] game: Option<Slug>) -> impl IntoView {
@@ -91,7 +100,11 @@ pub fn LobbyList(#[prop(optional)] game: Option<Slug>) -> impl IntoView {
     spawn_local(async move {
         while alive.load(Ordering::Relaxed) {
             if browser::page_visible() {
-                match api::lobby(game.map(Slug::name)).await {
+                let read = match lobby_code().await {
+                    Ok(read) => read(game.map(Slug::name)).await,
+                    Err(_) => Err(ApiError::code_not_loaded()),
+                };
+                match read {
                     Ok(read) if alive.load(Ordering::Relaxed) => {
                         lobby.set(Some(read));
                         failed.set(false);
