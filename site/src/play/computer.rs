@@ -40,12 +40,30 @@ pub fn ask<G: Game>(
         "game": game, "level": level, "seed": seed,
         "request": {"config": history.config(), "moves": history.moves_json(), "seat": seat},
     });
+    let on_reply: OnReply = Box::new(on_reply);
+    leptos::task::spawn_local(async move {
+        match channel_code().await {
+            Ok(post) => post(request, on_reply),
+            Err(_) => on_reply(Reply::Failed("the computer player's code did not load".into())),
+        }
+    });
+}
+
+/// The worker's channel, loaded with the first request (see `crate::browser::OnDemand`): a game
+/// against the computer asks at once ([`warm_up`]), a game between people only for a hint.
+#[leptos::wasm_split::wasm_split(computer_channel, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn channel_code() -> Result<fn(Value, OnReply), leptos::wasm_split::SplitLoaderError> {
+    Ok(post)
+}
+
+/// Posts `request` to the worker, started if it is not running.
+fn post(request: Value, on_reply: OnReply) {
     WORKER.with_borrow_mut(|worker| {
         if worker.is_none() {
             *worker = Channel::start();
         }
         match worker {
-            Some(channel) => channel.post(request, Box::new(on_reply)),
+            Some(channel) => channel.post(request, on_reply),
             None => on_reply(Reply::Failed("no computer player in this build".into())),
         }
     });
@@ -59,7 +77,10 @@ pub fn warm_up<G: Game>(game: &str, history: &History<G>) {
     ask(game, history, HINT_LEVEL, crate::browser::random_u64(), None, |_| {});
 }
 
-type Pending = Rc<RefCell<BTreeMap<u64, Box<dyn FnOnce(Reply)>>>>;
+/// What to do with a reply when it comes.
+type OnReply = Box<dyn FnOnce(Reply)>;
+
+type Pending = Rc<RefCell<BTreeMap<u64, OnReply>>>;
 
 thread_local! {
     static WORKER: RefCell<Option<Channel>> = const { RefCell::new(None) };
@@ -98,7 +119,7 @@ impl Channel {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn post(&mut self, _request: Value, on_reply: Box<dyn FnOnce(Reply)>) {
+    fn post(&mut self, _request: Value, on_reply: OnReply) {
         on_reply(Reply::Failed("no worker natively".into()));
     }
 
@@ -141,7 +162,7 @@ impl Channel {
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn post(&mut self, mut request: Value, on_reply: Box<dyn FnOnce(Reply)>) {
+    fn post(&mut self, mut request: Value, on_reply: OnReply) {
         let id = self.next;
         self.next += 1;
         request["id"] = json!(id);

@@ -4,10 +4,11 @@
 //! its own, through [`GameUi`]: its board and move input, move notation, score figures, picture,
 //! and rules diagrams.
 
-mod computer;
 mod history;
 mod input;
 // Each screen only in the bundles that show it: a change to it rebuilds only those (`bundle_cache.rs`).
+#[cfg(feature = "local-screen")]
+mod computer;
 #[cfg(feature = "local-screen")]
 mod local;
 mod pacing;
