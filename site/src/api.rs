@@ -8,14 +8,12 @@ use leptos::wasm_split::SplitLoaderError;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// The room as the server shows it (the fields the app uses).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// The room as the server shows it (the fields the app uses), read by hand ([`RoomView::from_json`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct RoomView {
     pub room_id: String,
     /// The game kind (`popucom`, `go`, ...).
     pub game: String,
-    #[serde(default)]
     pub config: Value,
     pub moves: Vec<Value>,
     pub version: i64,
@@ -23,43 +21,61 @@ pub struct RoomView {
     pub seats: Vec<SeatView>,
     pub state: Value,
     /// The seat asking to take back its last move (and the reply, if any), until answered.
-    #[serde(default)]
     pub takeback: Option<u8>,
     /// How many moves that request takes back (2 once the other side replied; more after marks
     /// in Go's scoring phase).
-    #[serde(default)]
     pub takeback_moves: Option<u32>,
     /// The room's takeback policy: `never`, `ask` or `always`.
-    #[serde(default = "ask")]
     pub takebacks: String,
     /// People watching, where the server counts them (`tabula serve`).
-    #[serde(default)]
     pub watching: Option<u32>,
     /// The time control (`{"kind": "live" | "correspondence", ...}`), or null.
-    #[serde(default)]
     pub clock: Value,
     /// The clocks as the server counted them when it answered (`{"remainingMs": [first, second],
     /// "running": colour or null, "asOf"}`), or null.
-    #[serde(default)]
     pub clocks: Value,
 }
 
-fn ask() -> String {
-    "ask".into()
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SeatView {
     pub seat: u8,
     pub colour: u8,
     pub taken: bool,
     pub name: Option<String>,
     /// Gone (no poll) for longer than the server's abandonment time.
-    #[serde(default)]
     pub away: bool,
 }
 
 impl RoomView {
+    /// Reads the server's JSON by hand: serde's derived reader of these fields weighed about 5 KB
+    /// of every room bundle's first load. `None` if a field the app needs is missing or malformed;
+    /// the others fall back to what the server leaves out.
+    pub fn from_json(mut value: Value) -> Option<RoomView> {
+        let mut take = |key: &str| value.get_mut(key).map(Value::take);
+        let (config, moves, state) = (take("config"), take("moves"), take("state")?);
+        let (clock, clocks, seats) = (take("clock"), take("clocks"), take("seats"));
+        let number = |key: &str| value[key].as_u64().and_then(|n| u32::try_from(n).ok());
+        Some(RoomView {
+            room_id: value["roomId"].as_str()?.to_owned(),
+            game: value["game"].as_str()?.to_owned(),
+            config: config.unwrap_or_default(),
+            moves: match moves? {
+                Value::Array(moves) => moves,
+                _ => return None,
+            },
+            version: value["version"].as_i64()?,
+            game_number: value["gameNumber"].as_i64()?,
+            seats: seats?.as_array()?.iter().map(SeatView::from_json).collect::<Option<_>>()?,
+            state,
+            takeback: number("takeback").and_then(|n| u8::try_from(n).ok()),
+            takeback_moves: number("takebackMoves"),
+            takebacks: value["takebacks"].as_str().unwrap_or("ask").to_owned(),
+            watching: number("watching"),
+            clock: clock.unwrap_or_default(),
+            clocks: clocks.unwrap_or_default(),
+        })
+    }
+
     /// The colour seat `seat` plays in the current game.
     pub fn colour_of(&self, seat: u8) -> Option<u8> {
         self.seats.iter().find(|s| s.seat == seat).map(|s| s.colour)
@@ -69,6 +85,19 @@ impl RoomView {
     pub fn result(&self) -> Option<(u8, String)> {
         let result = self.state.get("result")?;
         Some((result.get("winner")?.as_u64()? as u8, result.get("reason")?.as_str()?.to_owned()))
+    }
+}
+
+impl SeatView {
+    fn from_json(value: &Value) -> Option<SeatView> {
+        let small = |key: &str| value[key].as_u64().and_then(|n| u8::try_from(n).ok());
+        Some(SeatView {
+            seat: small("seat")?,
+            colour: small("colour")?,
+            taken: value["taken"].as_bool()?,
+            name: value["name"].as_str().map(str::to_owned),
+            away: value["away"].as_bool().unwrap_or(false),
+        })
     }
 }
 
@@ -139,10 +168,8 @@ fn network(error: gloo_net::Error) -> ApiError {
     ApiError::Network(error.to_string())
 }
 
-/// Read back from text: a room is read from text anyway (`room_turn`'s and the prefetched room's
-/// paths), and a second reader of it from a `Value` weighed about 1 KB of the room bundles.
 pub(crate) fn room_from(value: Value) -> Result<RoomView, ApiError> {
-    serde_json::from_str(&value.to_string()).map_err(|e| ApiError::Network(format!("unreadable room: {e}")))
+    RoomView::from_json(value).ok_or_else(|| ApiError::Network("unreadable room".into()))
 }
 
 /// The room, or `Unchanged` when `etag` still matches (a cheap 304). A seated player's `token`
@@ -219,7 +246,7 @@ pub async fn prefetched(room: &str) -> Option<RoomView> {
     let _ = js_sys::Reflect::delete_property(&window, &key);
     let value = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
     let text = js_sys::JSON::stringify(&value).ok()?.as_string()?;
-    let view: RoomView = serde_json::from_str(&text).ok()?;
+    let view = RoomView::from_json(serde_json::from_str(&text).ok()?)?;
     (view.room_id == room).then_some(view)
 }
 
@@ -562,6 +589,50 @@ pub async fn triplex_solve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_room_reads_with_its_seats_and_the_fields_the_server_may_leave_out() {
+        let seats = json!([
+            {"seat": 1, "colour": 2, "taken": true, "name": "Ann", "away": true},
+            {"seat": 2, "colour": 1, "taken": false, "name": null},
+        ]);
+        let full = json!({
+            "roomId": "abc234", "game": "go", "config": {"size": 9}, "moves": [{"type": "pass"}], "version": 7,
+            "gameNumber": 1, "seats": seats, "state": {"to_move": 1}, "takeback": 2, "takebackMoves": 2,
+            "takebacks": "never", "watching": 3, "clock": {"kind": "correspondence", "days": 3},
+            "clocks": {"remainingMs": [1, 2]},
+        });
+        let room = RoomView::from_json(full.clone()).unwrap();
+        assert_eq!((room.room_id.as_str(), room.game.as_str(), room.version, room.game_number), ("abc234", "go", 7, 1));
+        assert_eq!(
+            (room.config, room.moves, room.state),
+            (json!({"size": 9}), vec![json!({"type": "pass"})], full["state"].clone())
+        );
+        let ann = SeatView { seat: 1, colour: 2, taken: true, name: Some("Ann".into()), away: true };
+        assert_eq!(room.seats, [ann, SeatView { seat: 2, colour: 1, taken: false, name: None, away: false }]);
+        assert_eq!((room.takeback, room.takeback_moves, room.takebacks.as_str()), (Some(2), Some(2), "never"));
+        assert_eq!((room.watching, room.clock, room.clocks), (Some(3), full["clock"].clone(), full["clocks"].clone()));
+
+        let mut bare = full.clone();
+        for key in ["config", "takeback", "takebackMoves", "takebacks", "watching", "clock", "clocks"] {
+            bare.as_object_mut().unwrap().remove(key);
+        }
+        let room = RoomView::from_json(bare).unwrap();
+        assert_eq!(
+            (room.config, room.takeback, room.takebacks.as_str(), room.clock),
+            (Value::Null, None, "ask", Value::Null)
+        );
+        for (key, broken) in
+            [("state", Value::Null), ("moves", json!({})), ("version", json!("7")), ("seats", json!([{"seat": 1}]))]
+        {
+            let mut bad = full.clone();
+            match broken {
+                Value::Null => drop(bad.as_object_mut().unwrap().remove(key)),
+                broken => bad[key] = broken,
+            }
+            assert_eq!(RoomView::from_json(bad), None, "{key}");
+        }
+    }
 
     #[test]
     fn the_push_mode_reads_what_the_server_says_and_falls_back_to_polling() {

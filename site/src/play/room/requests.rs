@@ -76,7 +76,7 @@ mod tests {
     use tabula_core::GameKind;
 
     fn view(version: i64, moves: Value, takeback: Option<u8>, state: Value) -> RoomView {
-        serde_json::from_value(json!({
+        RoomView::from_json(json!({
             "roomId": "r", "game": "popucom", "config": {}, "moves": moves, "version": version,
             "gameNumber": 0, "seats": [], "state": state, "takeback": takeback,
         }))
