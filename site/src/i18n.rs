@@ -211,10 +211,26 @@ async fn read_messages(lang: Lang) -> bool {
         .and_then(|url| url.as_string());
     let Some(url) = url else { return false };
     let Ok(response) = gloo_net::http::Request::get(&url).send().await else { return false };
-    let Ok(mut messages) = response.json::<Vec<(String, String)>>().await else { return false };
-    messages.sort();
+    let Ok(text) = response.text().await else { return false };
+    let Some(mut messages) = messages_from_json(&text) else { return false };
+    messages.sort_unstable();
     FETCHED.with(|f| f.borrow_mut().push((lang, messages)));
     true
+}
+
+/// A language's messages from its JSON file, `[[id, pattern], ...]`, read by the browser's JSON
+/// parser: serde's reader of the pairs was about 2 KB of a room's first load, which reads no
+/// other JSON of this shape.
+fn messages_from_json(text: &str) -> Option<Vec<(String, String)>> {
+    use wasm_bindgen::JsCast;
+    let pairs: js_sys::Array = js_sys::JSON::parse(text).ok()?.dyn_into().ok()?;
+    pairs
+        .iter()
+        .map(|pair| {
+            let pair: js_sys::Array = pair.dyn_into().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
 }
 
 /// The current language, shared through context.
