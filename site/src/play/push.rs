@@ -74,9 +74,20 @@ impl Drop for PushChannel {
     }
 }
 
+/// What tells the room what a channel hears.
+pub type Listener = Box<dyn Fn(Heard)>;
+
+/// [`open`], in a module loaded after the room's first paint (see `crate::browser::OnDemand`): the
+/// room polls until it arrives, as it does whenever the channel is down.
+#[cfg(feature = "room-screen")]
+#[leptos::wasm_split::wasm_split(room_push, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn open_code() -> Result<fn(&PushMode, &str, Listener) -> Option<PushChannel>, leptos::wasm_split::SplitLoaderError> {
+    Ok(open)
+}
+
 /// Opens the channel `mode` names for `room` and tells `heard` what it hears. `None` without a
 /// push, or if the browser refuses to open it.
-pub fn open(mode: &PushMode, room: &str, heard: impl Fn(Heard) + 'static) -> Option<PushChannel> {
+fn open(mode: &PushMode, room: &str, heard: Listener) -> Option<PushChannel> {
     match mode {
         PushMode::Sse { url, .. } => open_events(url, room, heard),
         PushMode::Realtime { socket, key, poll_ms } => {

@@ -260,6 +260,10 @@ impl<U: GameUi> RoomSession<U> {
                     }
                 }
             };
+            let open = match mode {
+                api::PushMode::Poll => None,
+                _ => push::open_code().await.ok(),
+            };
             // A channel the browser gave up on (it does after a refusal) is opened anew now and then.
             let (mut channel, mut reopen_in) = (None::<push::PushChannel>, 0u32);
             let mut failures = 0u32;
@@ -276,8 +280,8 @@ impl<U: GameUi> RoomSession<U> {
                 if channel.as_ref().is_some_and(push::PushChannel::closed) {
                     channel = None;
                 }
-                if channel.is_none() && reopen_in == 0 && !matches!(mode, api::PushMode::Poll) {
-                    channel = push::open(&mode, &id, heard.clone());
+                if let (None, 0, Some(open)) = (&channel, reopen_in, open) {
+                    channel = open(&mode, &id, Box::new(heard.clone()));
                     reopen_in = REOPEN_PUSH_MS;
                 }
                 let (Some(wake_now), Some(busy), Some(seat), Some(game)) = (
