@@ -77,11 +77,14 @@ impl Drop for PushChannel {
 /// What tells the room what a channel hears.
 pub type Listener = Box<dyn Fn(Heard)>;
 
+/// [`open`]'s type.
+pub type Opener = fn(&PushMode, &str, Listener) -> Option<PushChannel>;
+
 /// [`open`], in a module loaded after the room's first paint (see `crate::browser::OnDemand`): the
 /// room polls until it arrives, as it does whenever the channel is down.
 #[cfg(feature = "room-screen")]
 #[leptos::wasm_split::wasm_split(room_push, wasm_split_path = ::leptos::wasm_split, fallible)]
-pub fn open_code() -> Result<fn(&PushMode, &str, Listener) -> Option<PushChannel>, leptos::wasm_split::SplitLoaderError> {
+pub fn open_code() -> Result<Opener, leptos::wasm_split::SplitLoaderError> {
     Ok(open)
 }
 
