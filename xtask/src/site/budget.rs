@@ -1,6 +1,6 @@
 //! Every page's first load against its budget: its HTML, its start script and the JS and WASM
-//! that starts, gzipped. Each page's figure and headroom are printed; a page over its budget fails
-//! the build.
+//! that starts, gzipped. Each page's figure and headroom are printed (a room page's once for each
+//! game's room bundle); a page over its budget fails the build.
 
 use std::collections::BTreeMap;
 
@@ -9,10 +9,16 @@ use anyhow::{bail, Result};
 use super::compress::gzipped_size;
 use super::{Bundle, Page};
 
-/// A page's first load must stay under this; the home, which carries no game engine, under the
-/// smaller one.
-const PAGE_BUDGET: usize = 250_000;
+/// The first load's goals (issue 46): the home, a room page, any other page.
 const HOME_BUDGET: usize = 120_000;
+const ROOM_BUDGET: usize = 220_000;
+const PAGE_BUDGET: usize = 200_000;
+
+/// Pages still over their goal, each held to what it weighs now (a little over, for the noise of
+/// an unrelated change) so that it can only shrink: the chess bundles carry the fairy engine, and
+/// Go's room its scoring. A page that reaches its goal leaves this list.
+const STILL_OVER: [(&str, usize); 3] =
+    [("/chess/local", 222_000), ("/room/ chess-room", 243_000), ("/room/ go-room", 226_000)];
 
 #[derive(Default)]
 pub struct Report {
@@ -22,23 +28,35 @@ pub struct Report {
 
 impl Report {
     /// Counts `page`, whose HTML is `html` and start script `start`. A room page loads the room
-    /// bundle of its game: the largest counts.
+    /// bundle of its game: it counts once for each.
     pub fn page(&mut self, page: &Page, html: &str, start: &[u8], bundles: &BTreeMap<String, Bundle>) -> Result<()> {
-        let bundle = match bundles.get(&page.bundle) {
-            Some(bundle) => bundle.gzipped,
-            None => bundles.iter().filter(|(n, _)| n.ends_with("-room")).map(|(_, b)| b.gzipped).max().unwrap_or(0),
-        };
-        let total = gzipped_size(html.as_bytes())? + gzipped_size(start)? + bundle;
-        let budget = if page.path == "/" { HOME_BUDGET } else { PAGE_BUDGET };
-        let headroom = budget as i64 - total as i64;
-        self.lines.push(format!(
-            "  {:<16} {:<12} {total:>7} bytes gzipped, budget {budget}, headroom {headroom:>6}",
-            page.path, page.bundle
-        ));
-        if total > budget {
-            self.over.push(format!("{} ({total} > {budget})", page.path));
+        let page_only = gzipped_size(html.as_bytes())? + gzipped_size(start)?;
+        if page.bundle != "loader" {
+            let bundle = bundles.get(&page.bundle).map_or(0, |bundle| bundle.gzipped);
+            let budget = if page.path == "/" { HOME_BUDGET } else { PAGE_BUDGET };
+            self.count(&page.path, &page.bundle, page_only + bundle, budget);
+            return Ok(());
+        }
+        for (name, bundle) in bundles.iter().filter(|(name, _)| name.ends_with("-room")) {
+            self.count(&format!("{} {name}", page.path), name, page_only + bundle.gzipped, ROOM_BUDGET);
         }
         Ok(())
+    }
+
+    fn count(&mut self, page: &str, bundle: &str, total: usize, goal: usize) {
+        let allowed = STILL_OVER.iter().find(|(over, _)| *over == page).map(|&(_, now)| now);
+        let budget = allowed.unwrap_or(goal);
+        let headroom = budget as i64 - total as i64;
+        let note = match allowed {
+            Some(_) => format!(" (goal {goal}: {} over)", total as i64 - goal as i64),
+            None => String::new(),
+        };
+        self.lines.push(format!(
+            "  {page:<22} {bundle:<12} {total:>7} bytes gzipped, budget {budget}, headroom {headroom:>6}{note}"
+        ));
+        if total > budget {
+            self.over.push(format!("{page} ({total} > {budget})"));
+        }
     }
 
     /// Each bundle's own size, after the pages.
