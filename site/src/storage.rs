@@ -146,7 +146,7 @@ pub fn held_rooms() -> Vec<(String, HeldSeat)> {
             Some((room, seat))
         })
         .collect();
-    rooms.sort_by(|a, b| a.0.cmp(&b.0));
+    rooms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     rooms
 }
 
