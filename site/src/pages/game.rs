@@ -367,7 +367,8 @@ fn diagrams(slug: Slug) -> impl IntoView {
     #[cfg(all(feature = "game-page", target_arch = "wasm32"))]
     spawn_local(async move {
         if let Ok(loaded) = crate::games::diagrams_code().await {
-            code.set(Some(loaded));
+            // The page may be gone by then.
+            let _ = code.try_set(Some(loaded));
         }
     });
     view! { <div class="diagrams">{move || code.get().map(|draw| draw(slug))}</div> }

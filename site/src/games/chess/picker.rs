@@ -162,9 +162,7 @@ fn check_as_written(i18n: I18n, custom: Memo<bool>) {
     let editor = custom::editor();
     Effect::new(move |_| {
         let text = editor.text.get();
-        // An empty box is waiting for its starting point.
-        let checked = editor.checked.with_untracked(|c| c.as_ref().is_some_and(|(t, _)| *t == text));
-        if !custom.get() || text.is_empty() || checked {
+        if !custom.get() || editor.checked.with_untracked(|c| c.as_ref().is_some_and(|(t, _)| *t == text)) {
             return;
         }
         let editor = editor.clone();
