@@ -135,6 +135,49 @@ pub struct Record<G: Game> {
 /// what a game's records module loaded on demand hands back.
 pub type RecordWriter<G> = fn(&History<G>, &[Option<String>; 2], Option<&(u8, String)>) -> String;
 
+/// A game's record buttons: in a room, a link to the server's record file in `format` (rooms'
+/// bundles carry no writer), labelled `label`; in a local game, what `local` makes with the game's
+/// loader (its writer and readers, loaded on demand).
+pub fn record_buttons<G: Game, V: IntoView + 'static>(
+    record: Record<G>,
+    format: &'static str,
+    label: &'static str,
+    local: impl FnOnce(Callback<History<G>>) -> V,
+) -> impl IntoView {
+    let online = record.room.map(|code| {
+        let href = crate::api::record_url(code, format);
+        view! { <a class="button" id=format!("download-{format}") href=href download="">{crate::i18n::tr(label)}</a> }
+    });
+    #[cfg(not(feature = "local-screen"))]
+    let local: Option<()> = {
+        drop(local);
+        None
+    };
+    #[cfg(feature = "local-screen")]
+    let local = record.load.map(local);
+    view! { {online} {local} }
+}
+
+/// Downloads the local game as `file` once `writer` (code loaded on demand) arrives; says so under
+/// the board if it does not.
+#[cfg(feature = "local-screen")]
+pub fn download_record<G: Game>(
+    record: Record<G>,
+    i18n: I18n,
+    writer: impl std::future::Future<Output = Option<RecordWriter<G>>> + 'static,
+    file: &'static str,
+    mime: &'static str,
+) {
+    let (history, names, result) =
+        (record.history.get_untracked(), record.names.get_untracked(), record.result.get_untracked());
+    leptos::task::spawn_local(async move {
+        match writer.await {
+            Some(write) => crate::browser::download(file, mime, &write(&history, &names, result.as_ref())),
+            None => record.notice.run(i18n.t("code-unavailable")),
+        }
+    });
+}
+
 impl<G: Game> Clone for Record<G> {
     fn clone(&self) -> Self {
         *self

@@ -6,12 +6,12 @@ use leptos::prelude::*;
 use tabula_core::fairy::Chess;
 
 use crate::i18n::tr;
-use crate::play::Record;
+use crate::play::{record_buttons, Record};
 #[cfg(feature = "local-screen")]
 use {
     crate::browser,
     crate::i18n::{use_i18n, Arg, I18n},
-    crate::play::{History, RecordWriter},
+    crate::play::{download_record, History, RecordWriter},
     tabula_core::fairy::pgn::{result_text, PgnError, Record as Pgn},
     tabula_core::fairy::ChessConfig,
     tabula_core::{Game, Seat},
@@ -119,34 +119,21 @@ fn refusal(i18n: I18n, error: &Refusal) -> String {
     i18n.t_with(id, &args)
 }
 
-/// "Download PGN": online a link to the server's record of the room (rooms' bundles carry no PGN
-/// writer); in a local game written here, with "Open PGN" and the paste box beside it.
+/// "Download PGN", and in a local game "Open PGN" and the paste box beside it.
 pub fn buttons(record: Record<Chess>) -> impl IntoView {
-    let online = record.room.map(|code| {
-        view! { <a class="button" id="download-pgn" href=crate::api::record_url(code, "pgn") download="">{tr("pgn-download")}</a> }
-    });
-    #[cfg(not(feature = "local-screen"))]
-    let local: Option<()> = None;
     #[cfg(feature = "local-screen")]
-    let local = record.load.map(|load| loaders(record, load));
-    view! { {online} {local} }
+    let local = move |load| loaders(record, load);
+    #[cfg(not(feature = "local-screen"))]
+    let local = |_| ();
+    record_buttons(record, "pgn", "pgn-download", local)
 }
 
 #[cfg(feature = "local-screen")]
 fn loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoView {
     let i18n = use_i18n();
     let download = move |_| {
-        let (history, names, result) =
-            (record.history.get_untracked(), record.names.get_untracked(), record.result.get_untracked());
-        leptos::task::spawn_local(async move {
-            match pgn_code().await {
-                Ok(code) => {
-                    let text = (code.export)(&history, &names, result.as_ref());
-                    browser::download("tabula-chess.pgn", "application/x-chess-pgn", &text);
-                }
-                Err(_) => record.notice.run(i18n.t("code-unavailable")),
-            }
-        });
+        let writer = async { pgn_code().await.ok().map(|code| code.export) };
+        download_record(record, i18n, writer, "tabula-chess.pgn", "application/x-chess-pgn");
     };
     let take = move |text: String| {
         let playing = record.history.with_untracked(|h| h.position(0).config().clone());

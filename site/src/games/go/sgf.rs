@@ -6,12 +6,12 @@ use leptos::prelude::*;
 use tabula_core::go::Go;
 
 use crate::i18n::tr;
-use crate::play::Record;
+use crate::play::{record_buttons, Record};
 #[cfg(feature = "local-screen")]
 use {
     crate::browser,
     crate::i18n::{use_i18n, Arg, I18n},
-    crate::play::{refusal_message, History, RecordWriter},
+    crate::play::{download_record, refusal_message, History, RecordWriter},
     tabula_core::go::sgf::{Record as SgfRecord, SgfError},
     tabula_core::{Game, Seat},
 };
@@ -81,35 +81,22 @@ fn refusal(i18n: I18n, error: &SgfError) -> String {
     i18n.t_with(id, &args)
 }
 
-/// "Download SGF": online a link to the server's record of the room (rooms' bundles carry no SGF
-/// writer); in a local game written here, with "Open SGF" beside it.
+/// "Download SGF", and in a local game "Open SGF" beside it.
 #[component]
 pub fn SgfButtons(record: Record<Go>) -> impl IntoView {
-    let online = record.room.map(|code| {
-        view! { <a class="button" id="download-sgf" href=crate::api::record_url(code, "sgf") download="">{tr("sgf-download")}</a> }
-    });
-    #[cfg(not(feature = "local-screen"))]
-    let local: Option<()> = None;
     #[cfg(feature = "local-screen")]
-    let local = record.load.map(|load| loaders(record, load));
-    view! { {online} {local} }
+    let local = move |load| loaders(record, load);
+    #[cfg(not(feature = "local-screen"))]
+    let local = |_| ();
+    record_buttons(record, "sgf", "sgf-download", local)
 }
 
 #[cfg(feature = "local-screen")]
 fn loaders(record: Record<Go>, load: Callback<History<Go>>) -> impl IntoView {
     let i18n = use_i18n();
     let download = move |_| {
-        let (history, names, result) =
-            (record.history.get_untracked(), record.names.get_untracked(), record.result.get_untracked());
-        leptos::task::spawn_local(async move {
-            match sgf_code().await {
-                Ok(code) => {
-                    let text = (code.export)(&history, &names, result.as_ref());
-                    browser::download("tabula-go.sgf", "application/x-go-sgf", &text);
-                }
-                Err(_) => record.notice.run(i18n.t("code-unavailable")),
-            }
-        });
+        let writer = async { sgf_code().await.ok().map(|code| code.export) };
+        download_record(record, i18n, writer, "tabula-go.sgf", "application/x-go-sgf");
     };
     let on_file = move |event: leptos::ev::Event| {
         browser::read_chosen_file(&event, move |text| {
