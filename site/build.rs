@@ -56,8 +56,11 @@ fn shown_here(id: &str) -> bool {
     let game_page = ["-rules-", "-diagram-", "-option-", "-about"].iter().any(|part| id.contains(part))
         || id.starts_with("go-handicap-")
         || ["go-ko-psk", "go-ko-simple"].contains(&id);
-    // Reading a PGN or FEN makes a local game: rooms only write PGN (and copy FEN).
-    let local_only = id.starts_with("pgn-") && id != "pgn-download";
+    // Reading a PGN, FEN or SGF makes a local game (rooms only link to the server's record), and
+    // rooms have no computer player.
+    let local_only = (id.starts_with("pgn-") && id != "pgn-download")
+        || (id.starts_with("sgf-") && id != "sgf-download")
+        || id.starts_with("computer-");
     let page_bundle = page_bundle();
     if (game_page || local_only) && !page_bundle {
         return false;
@@ -79,6 +82,8 @@ fn shown_here(id: &str) -> bool {
             "card-first-level",
         ])
         .chain(["title-home", "description-home", "title-game", "title-local", "description-local", "title-not-found"])
+        .chain(["home", "not-found-title", "not-found-text", "rules-title", "options-title", "option-more"])
+        .chain(["options-refused", "play-computer", "local-title", "new-game", "hint", "hint-said"])
         .any(|page| page == id);
     if page_only && !page_bundle {
         return false;

@@ -41,6 +41,7 @@ pub mod go;
 mod kind;
 #[cfg(feature = "popucom")]
 pub mod popucom;
+mod small_sort;
 #[cfg(feature = "triplex")]
 pub mod triplex;
 

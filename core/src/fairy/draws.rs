@@ -26,7 +26,7 @@ fn plain_directions(nodes: &[Node], rider: bool) -> Option<Vec<(i32, i32)>> {
             && if rider { n.rider && n.length == 0 } else { !n.rider || n.length == 1 }
     });
     let mut directions: Vec<(i32, i32)> = nodes.iter().map(|n| (n.dx, n.dy)).collect();
-    directions.sort_unstable();
+    crate::small_sort::sort_small_by(&mut directions, |a, b| a < b);
     plain.then_some(directions)
 }
 
@@ -36,7 +36,7 @@ pub(super) fn shape(nodes: &[Node], royal: bool) -> Shape {
             .iter()
             .flat_map(|&(a, b)| [(a, b), (-a, b), (a, -b), (-a, -b), (b, a), (-b, a), (b, -a), (-b, -a)])
             .collect();
-        directions.sort_unstable();
+        crate::small_sort::sort_small_by(&mut directions, |a, b| a < b);
         directions.dedup();
         directions
     };

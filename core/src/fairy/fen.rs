@@ -199,7 +199,8 @@ impl Position {
                 }
             })
             .collect();
-        rights.sort_by_key(|c| (c.is_ascii_lowercase(), *c == 'Q' || *c == 'q'));
+        let order = |c: &char| (c.is_ascii_lowercase(), *c == 'Q' || *c == 'q');
+        crate::small_sort::sort_small_by(&mut rights, |a, b| order(a) < order(b));
         let rights: String = if rights.is_empty() { "-".into() } else { rights.into_iter().collect() };
         // As Fairy-Stockfish writes it: only where a pawn of the side to move could capture en
         // passant (even if that capture would expose its king).

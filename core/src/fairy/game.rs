@@ -127,7 +127,7 @@ impl Chess {
     fn at(config: ChessConfig, variant: Arc<Variant>, position: Position, mut seen: Vec<u64>) -> Chess {
         let mut legal: Vec<(String, super::Move)> =
             position.legal_moves(&variant).into_iter().map(|mv| (position.uci(&variant, mv), mv)).collect();
-        legal.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::small_sort::sort_small_by(&mut legal, |a, b| a.0 < b.0);
         seen.push(key_hash(&position.repetition_key(&variant)));
         Chess { config, variant, position, legal, seen }
     }

@@ -251,7 +251,7 @@ impl Position {
             targets.clear();
             self.targets(variant, from, &mut targets);
             if variant.pieces[piece_of(cell)].needs_dedup {
-                targets.sort_unstable();
+                crate::small_sort::sort_small_by(&mut targets, |a, b| a < b);
                 targets.dedup_by_key(|t| t.0);
             }
             let pawn = variant.pieces[piece_of(cell)].pawn;

@@ -81,7 +81,7 @@ impl Variant {
                 _ => plain(n) && n.when.is_none(),
             });
             let mut directions: Vec<(i32, i32)> = white.iter().map(|n| (n.dx, n.dy)).collect();
-            directions.sort_unstable();
+            crate::small_sort::sort_small_by(&mut directions, |a, b| a < b);
             directions.dedup();
             let needs_dedup = directions.len() != white.len() || !white.iter().all(plain);
             let black = flip(&white);

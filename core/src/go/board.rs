@@ -46,6 +46,12 @@ fn zobrist(colour: u8, point: usize) -> u64 {
     zobrist_key(colour, point)
 }
 
+/// Sorts `points` and drops repeats.
+pub(crate) fn sort_points(points: &mut Vec<usize>) {
+    crate::small_sort::sort_small_by(points, |a, b| a < b);
+    points.dedup();
+}
+
 pub fn opponent(colour: u8) -> u8 {
     3 - colour
 }
@@ -195,8 +201,7 @@ impl Board {
             .flat_map(|s| self.neighbours(s))
             .filter(|&n| self.colour[n] == EMPTY)
             .collect();
-        libs.sort_unstable();
-        libs.dedup();
+        sort_points(&mut libs);
         libs
     }
 

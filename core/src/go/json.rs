@@ -225,8 +225,7 @@ impl<'de> Deserialize<'de> for Go {
                 }
                 dead.push(point);
             }
-            dead.sort_unstable();
-            dead.dedup();
+            super::board::sort_points(&mut dead);
             if dead.len() != state.dead.len() {
                 return Err(D::Error::custom("a dead stone is listed twice"));
             }

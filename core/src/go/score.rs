@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-use super::board::{Board, BLACK, EMPTY, WHITE};
+use super::board::{sort_points, Board, BLACK, EMPTY, WHITE};
 use super::Go;
 
 /// Areas by colour, komi included in white's.
@@ -46,13 +46,13 @@ impl Scoring {
                 dead.extend(stones);
             }
         }
-        dead.sort_unstable();
+        sort_points(&mut dead);
         Scoring { dead, accepted: [false; 2] }
     }
 
     /// A marking read back from a saved state.
     pub(super) fn restore(mut dead: Vec<usize>, accepted: [bool; 2]) -> Scoring {
-        dead.sort_unstable();
+        sort_points(&mut dead);
         Scoring { dead, accepted }
     }
 
@@ -76,7 +76,7 @@ impl Scoring {
             self.dead.retain(|p| !stones.contains(p));
         } else {
             self.dead.extend(stones);
-            self.dead.sort_unstable();
+            sort_points(&mut self.dead);
         }
         self.accepted = [false; 2];
     }
@@ -96,9 +96,10 @@ impl Scoring {
 /// The representative (first in reading order) point of every group.
 fn groups(board: &Board) -> Vec<usize> {
     let mut roots: Vec<usize> = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
+    // By point, not a set: a set's code was 1 KB of a Go room's first load.
+    let mut seen = vec![false; super::board::MAX_POINTS];
     for point in board.points() {
-        if board.colour(point) != EMPTY && seen.insert(board.group_of(point)) {
+        if board.colour(point) != EMPTY && !std::mem::replace(&mut seen[board.group_of(point)], true) {
             roots.push(point);
         }
     }
@@ -214,8 +215,7 @@ pub fn unconditionally_alive(board: &Board, colour: u8) -> Vec<usize> {
                 .filter(|&n| board.on_board(n) && board.colour(n) == colour)
                 .map(chain_of)
                 .collect();
-            around.sort_unstable();
-            around.dedup();
+            sort_points(&mut around);
             around
         })
         .collect();
@@ -245,7 +245,7 @@ pub fn unconditionally_alive(board: &Board, colour: u8) -> Vec<usize> {
         }
     }
     let mut stones: Vec<usize> = chains.into_iter().flat_map(|root| board.group_stones(root)).collect();
-    stones.sort_unstable();
+    sort_points(&mut stones);
     stones
 }
 
