@@ -82,6 +82,14 @@ async fn a_chosen_language_shows_at_once_after_a_reload_and_on_other_pages() {
         )
     };
     wait_until(&client, &first_caption("Schwarz nimmt mit D6"), 10, "the live page's diagrams in German").await;
+    // A room's bundle reads a language's file itself (not on demand): its words in German too.
+    let room = create_room(&server, "go", serde_json::json!({"size": 9})).await;
+    client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    let intro = "return document.querySelector('.room-intro')?.textContent.startsWith('Zwei Spieler nehmen') === true";
+    wait_until(&client, intro, 10, "the room in German").await;
+    client.goto(&format!("{}/go", server.base)).await.unwrap();
+    wait_for_app(&client).await;
     assert_eq!(js(&client, &choose("en")).await, "en");
     wait_until(&client, "return document.title === 'Go — rules and play — Tabula'", 10, "English again").await;
     wait_until(&client, &first_caption("Black's stone on D6"), 10, "the diagrams' captions in English").await;
