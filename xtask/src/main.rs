@@ -3,11 +3,13 @@
 //! `cargo xtask run` builds and serves Tabula on this machine; `cargo xtask soak` is the long run of
 //! the load tests (docs/RELIABILITY.md); `cargo xtask capacity` counts what a game-hour costs the
 //! deployed form (docs/CAPACITY.md); `cargo xtask ai-matches` plays the strength table's matches
-//! (docs/AI.md).
+//! (docs/AI.md); `cargo xtask popucom-reference` measures POPUCOM playouts beside the public C++
+//! engine (docs/PERFORMANCE.md).
 
 mod ai_matches;
 mod bundle_cache;
 mod float_formatting;
+mod popucom_reference;
 mod services;
 mod site;
 mod test_binaries;
@@ -20,7 +22,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
-    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask load | cargo xtask ai-matches [--list | NAME ...] | cargo xtask vercel-build";
+    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask load | cargo xtask ai-matches [--list | NAME ...] | cargo xtask popucom-reference [--seconds S] [--rounds N] | cargo xtask vercel-build";
 
 fn main() -> Result<()> {
     workspace_root();
@@ -34,6 +36,7 @@ fn main() -> Result<()> {
         Some("capacity") => capacity(),
         Some("ai-matches") => ai_matches::ai_matches(&args[1..]),
         Some("load") => load(),
+        Some("popucom-reference") => popucom_reference::popucom_reference(&args[1..]),
         Some("vercel-build") => vercel::vercel_build(&services::vercel_cli()?).map(|_| ()),
         _ => bail!("{USAGE}"),
     }
