@@ -6,6 +6,7 @@
 //! `movegen.rs` finds them (its ray walker also draws `reach.rs`'s pictures), `fen.rs` reads and
 //! writes positions, `uci.rs` names moves and counts them (perft).
 
+mod compiled;
 #[cfg(feature = "definitions")]
 mod definition;
 #[cfg(test)]

@@ -52,7 +52,7 @@ fn coords_of(files: usize, ranks: usize) -> [(i32, i32); MAX_SQUARES] {
     coords
 }
 
-fn flip(nodes: &[Node]) -> Vec<Node> {
+pub(super) fn flip(nodes: &[Node]) -> Vec<Node> {
     nodes.iter().map(|n| Node { dy: -n.dy, children: flip(&n.children), ..n.clone() }).collect()
 }
 
@@ -174,7 +174,9 @@ impl Variant {
 
     /// Reads what `to_compiled` wrote.
     pub fn from_compiled(bytes: &[u8]) -> Result<BTreeMap<String, Variant>, String> {
-        let mut variants: BTreeMap<String, Variant> = postcard::from_bytes(bytes).map_err(|e| e.to_string())?;
+        let mut reader = super::compiled::Reader::new(bytes);
+        let read = reader.variants().filter(|_| reader.is_empty());
+        let mut variants = read.ok_or("compiled variants that do not read")?;
         variants.values_mut().for_each(Variant::derive_tables);
         Ok(variants)
     }
@@ -189,8 +191,9 @@ impl Variant {
     pub fn from_compiled_text(text: &str) -> Result<Variant, String> {
         // Fixed words: the decoders' own messages would bring their formatting into every room.
         let bytes = hex::decode(text).map_err(|_| "a compiled variant that is not hex".to_owned())?;
-        let mut variant: Variant =
-            postcard::from_bytes(&bytes).map_err(|_| "a compiled variant that does not read".to_owned())?;
+        let mut reader = super::compiled::Reader::new(&bytes);
+        let read = reader.variant().filter(|_| reader.is_empty());
+        let mut variant = read.ok_or("a compiled variant that does not read")?;
         let pieces = variant.pieces.len();
         let fits = (1..=MAX_FILES).contains(&variant.files)
             && (1..=MAX_FILES).contains(&variant.ranks)
