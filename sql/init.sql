@@ -49,7 +49,8 @@ alter table public.rooms add column if not exists public boolean not null defaul
 alter table public.rooms add column if not exists open_pages integer check (open_pages >= 0);
 -- The room as pages see it at this version, {"view": ..., "etag": ...}, written by the API with
 -- each version where pages listen on Supabase Realtime: the broadcast below carries it, so a page
--- shows a move without fetching the room. Never read by the API.
+-- shows a move without fetching the room. The broadcast's trigger stores NULL instead (where
+-- Realtime is); never read by the API.
 alter table public.rooms add column if not exists pushed_view jsonb;
 -- When each seat's page last polled while visible (its player looking at the room, so no Web Push
 -- notification then); written with seat<n>_seen_at.
@@ -191,7 +192,9 @@ begin
             raise warning 'room % version % not broadcast: %', new.room_id, new.version, sqlerrm;
         end;
     end if;
-    return null;
+    -- Broadcast, not stored: every read of the room (`select=*`) would carry it again.
+    new.pushed_view := null;
+    return new;
 end
 $$;
 
@@ -199,7 +202,9 @@ do $$
 begin
     drop trigger if exists rooms_announce on public.rooms;
     if to_regprocedure('realtime.send(jsonb, text, text, boolean)') is not null then
-        create trigger rooms_announce after insert or update of version on public.rooms
+        -- Before the write, so that it can leave the view out of the stored row; the broadcast is
+        -- part of the same transaction either way.
+        create trigger rooms_announce before insert or update of version on public.rooms
             for each row execute function public.tabula_announce_room();
     end if;
 end

@@ -263,4 +263,7 @@ async fn where_pages_listen_on_realtime_the_broadcast_carries_the_room() {
     let last = &sent[4]["payload"];
     assert_eq!(last["view"], fetched.body, "the broadcast view is the room a page fetches");
     assert_eq!(last["etag"].as_str(), fetched.headers["etag"].to_str().ok());
+    // Broadcast, not stored: the API reads whole rows, which would carry the view again.
+    let sql = format!("select count(*) from public.rooms where room_id = '{room}' and pushed_view is null");
+    assert_eq!(supabase().postgres.sql("postgres", &sql).unwrap().trim(), "1", "the stored row keeps no view");
 }
