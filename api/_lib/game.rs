@@ -55,13 +55,7 @@ async fn get_room(
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let id = RoomId::parse(query.room_id.as_deref().ok_or_else(|| ApiError::BadRequest("roomId is required".into()))?)?;
-    let t0 = std::time::Instant::now();
-    let fetched = app.fetch(&id).await?;
-    let t1 = t0.elapsed();
-    let mut room = app.settle_clock(fetched).await?;
-    if std::env::var_os("TABULA_TIMING").is_some() {
-        eprintln!("TIMING fetch {:?}", t1);
-    }
+    let mut room = app.settle_clock(app.fetch(&id).await?).await?;
     if let Some(format) = query.format.as_deref() {
         return crate::records::export(&app.open(room)?, format);
     }
@@ -75,11 +69,7 @@ async fn get_room(
         response.headers_mut().insert(header::ETAG, HeaderValue::from_str(&room.etag()).map_err(ApiError::internal)?);
         return Ok(response);
     }
-    let r = Ok(with_etag(&room, StatusCode::OK, room.view()));
-    if std::env::var_os("TABULA_TIMING").is_some() {
-        eprintln!("TIMING total {:?}", t0.elapsed());
-    }
-    r
+    Ok(with_etag(&room, StatusCode::OK, room.view()))
 }
 
 #[derive(Deserialize)]

@@ -32,15 +32,19 @@ pub fn popucom_reference(args: &[String]) -> Result<()> {
             _ => bail!("usage: cargo xtask popucom-reference [--seconds S] [--rounds N]"),
         }
     }
+    if rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
     let dir = target_dir().join("popucom-reference");
     let source = dir.join("src");
-    if !source.join("c/game.cpp").exists() {
+    if !source.join(".git").exists() {
         let repository = std::env::var("POPUCOM_CPP_REPO").unwrap_or_else(|_| REPOSITORY.to_owned());
         let _ = std::fs::remove_dir_all(&source);
         std::fs::create_dir_all(&dir)?;
         run("git", &["clone", "--quiet", "--no-checkout", &repository, &source.to_string_lossy()])?;
-        run("git", &["-C", &source.to_string_lossy(), "checkout", "--quiet", COMMIT, "--", "c"])?;
     }
+    // Every time, so that a clone made for another commit measures this one.
+    run("git", &["-C", &source.to_string_lossy(), "checkout", "--quiet", COMMIT, "--", "c"])?;
     std::fs::write(dir.join("driver.cpp"), DRIVER)?;
     let mut programs: Vec<(String, Vec<String>)> = Vec::new();
     for (index, (name, flags)) in CPP_BUILDS.iter().enumerate() {

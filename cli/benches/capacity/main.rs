@@ -115,29 +115,44 @@ struct Settings {
 }
 
 impl Settings {
-    /// The environment's settings; the defaults are the full run's or, under `cargo test`, the quick
-    /// smoke run's.
-    fn from_env(full: bool) -> Settings {
+    /// The full run's settings, or under `cargo test` the quick smoke run's.
+    fn defaults(full: bool) -> Settings {
         Settings {
-            games: env_number("CAPACITY_GAMES", if full { 60.0 } else { 3.0 }) as u64,
-            seconds: env_number("CAPACITY_SECONDS", if full { 600.0 } else { 20.0 }),
+            games: if full { 60 } else { 3 },
+            seconds: if full { 600.0 } else { 20.0 },
             // Games start spread over this time, and only after it are things counted: by then the
             // games are at every stage, as in a long day's play (a game of 50 moves lasts about 510 s).
-            warm_up: env_number("CAPACITY_WARM_UP_SECONDS", if full { 540.0 } else { 3.0 }),
-            move_every: env_number("CAPACITY_MOVE_SECONDS", if full { 10.0 } else { 1.0 }),
-            push: std::env::var("CAPACITY_PUSH").map_or(true, |v| v != "off"),
-            notifying: std::env::var("CAPACITY_NOTIFY").map_or(true, |v| v != "off"),
+            warm_up: if full { 540.0 } else { 3.0 },
+            move_every: if full { 10.0 } else { 1.0 },
+            push: true,
+            notifying: true,
             // The smoke run's players are always away, so its short run is sure to push.
-            player_hidden: env_number("CAPACITY_PLAYER_HIDDEN", if full { 0.25 } else { 1.0 }),
-            cron_every: env_number("CAPACITY_CRON_SECONDS", if full { 60.0 } else { 5.0 }),
+            player_hidden: if full { 0.25 } else { 1.0 },
+            cron_every: if full { 60.0 } else { 5.0 },
         }
     }
 
-    /// The full run's pacing (docs/CAPACITY.md's figures), on fewer games for less time: counted
-    /// in the middle of games (no game starts or ends in the window), so what a game's start costs
-    /// (page loads, the room's creation, about 7% of the requests) is missing.
+    /// `defaults(full)` with what the environment sets (the `CAPACITY_*` variables above).
+    fn from_env(full: bool) -> Settings {
+        let d = Settings::defaults(full);
+        Settings {
+            games: env_number("CAPACITY_GAMES", d.games as f64) as u64,
+            seconds: env_number("CAPACITY_SECONDS", d.seconds),
+            warm_up: env_number("CAPACITY_WARM_UP_SECONDS", d.warm_up),
+            move_every: env_number("CAPACITY_MOVE_SECONDS", d.move_every),
+            push: std::env::var("CAPACITY_PUSH").map_or(d.push, |v| v != "off"),
+            notifying: std::env::var("CAPACITY_NOTIFY").map_or(d.notifying, |v| v != "off"),
+            player_hidden: env_number("CAPACITY_PLAYER_HIDDEN", d.player_hidden),
+            cron_every: env_number("CAPACITY_CRON_SECONDS", d.cron_every),
+        }
+    }
+
+    /// The full run's pacing (docs/CAPACITY.md's figures), whatever the environment says, on fewer
+    /// games for less time: counted in the middle of games (no game starts or ends in the window),
+    /// so what a game's start costs (page loads, the room's creation, about 7% of the requests) is
+    /// missing.
     fn documented_pacing() -> Settings {
-        Settings { games: 6, seconds: 120.0, warm_up: 60.0, ..Settings::from_env(true) }
+        Settings { games: 6, seconds: 120.0, warm_up: 60.0, ..Settings::defaults(true) }
     }
 }
 

@@ -81,7 +81,8 @@ pub type Listener = Box<dyn Fn(Heard)>;
 pub type Opener = fn(&PushMode, &str, Listener) -> Option<PushChannel>;
 
 /// [`open`], in a module loaded after the room's first paint (see `crate::browser::OnDemand`): the
-/// room polls until it arrives, as it does whenever the channel is down.
+/// room's update loop starts once it has arrived (the room is already shown from its join); if it
+/// does not arrive, the room polls, as it does whenever the channel is down.
 #[cfg(feature = "room-screen")]
 #[leptos::wasm_split::wasm_split(room_push, wasm_split_path = ::leptos::wasm_split, fallible)]
 pub fn open_code() -> Result<Opener, leptos::wasm_split::SplitLoaderError> {
