@@ -96,6 +96,7 @@ impl Cells {
     }
 
     /// The `n`-th cell in index order (0-based), if the set has that many.
+    #[inline]
     pub fn nth(self, n: u32) -> Option<Cell> {
         if n >= self.len() {
             return None;
@@ -111,6 +112,7 @@ impl Cells {
 
     /// A uniformly random cell of the set, or `None` if it is empty. Lemire's multiply-shift:
     /// uniform enough for playouts (bias below 2^-25 for 81 cells), one draw, no division.
+    #[inline]
     pub fn random(self, rng: &mut impl rand::RngCore) -> Option<Cell> {
         self.nth(((u64::from(rng.next_u32()) * u64::from(self.len())) >> 32) as u32)
     }

@@ -90,6 +90,7 @@ impl Popucom {
 
     /// The cells the side to move may play: empty and not the opponent's territory.
     /// Empty once the game is over.
+    #[inline]
     pub fn legal_cells(&self) -> Cells {
         if self.moves_played >= MOVE_LIMIT {
             return Cells::EMPTY;
@@ -99,6 +100,7 @@ impl Popucom {
     }
 
     /// A uniformly random legal move, or `None` when the game is over.
+    #[inline]
     pub fn random_move(&self, rng: &mut impl RngCore) -> Option<Cell> {
         self.legal_cells().random(rng)
     }
@@ -112,6 +114,7 @@ impl Popucom {
 
     /// Places a stone for the side to move, removes every line of three or more it makes and paints
     /// each line's direction outward until an opponent stone or the edge.
+    #[inline]
     fn place(&mut self, cell: Cell) {
         let mover = self.turn();
         let (me, them) = (mover.index(), mover.other().index());
@@ -200,6 +203,7 @@ impl Game for Popucom {
         }
     }
 
+    #[inline]
     fn play_unchecked(&mut self, cell: &Cell) {
         self.place(*cell);
     }
