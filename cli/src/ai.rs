@@ -33,6 +33,25 @@ pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut outp
     Ok(())
 }
 
+/// Reviews one game per line; a bad line gets `{"error": {"code", "message"}}` and the next goes on.
+pub fn review(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut output: impl Write) -> Result<()> {
+    for line in input.lines() {
+        let line = line.context("reading a game")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match serde_json::from_str::<AiRequest>(&line) {
+            Err(error) => error_reply("bad_request", &error.to_string()),
+            Ok(request) => tabula_core::ai::review_game(kind, &request, level, seed)
+                .unwrap_or_else(|error| error_reply(error.code(), &error.to_string())),
+        };
+        serde_json::to_writer(&mut output, &reply)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
 /// A player of the arena: a level of ours, the plain UCT yardstick with a playout budget, or an
 /// outside UCI engine (chess variants).
 #[derive(Clone, Debug, PartialEq)]

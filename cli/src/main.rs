@@ -59,6 +59,18 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Review games with the computer: each line `{"config", "moves"}` on stdin gets `{"values",
+    /// "marks", "mistakes", "accuracy"}` on stdout (`values[i]`: the first player's chance of
+    /// winning after `i` moves; `mistakes`: each side's marked moves, biggest first).
+    Review {
+        /// The game (popucom, edges, go, chess).
+        game: GameKind,
+        /// Whose search budget judges each position: 1 (weakest) to 5.
+        #[arg(long, default_value_t = 4)]
+        level: u8,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Two computer players against each other, alternating colours: one JSON line per game, then
     /// W-L-D from A's side with a 95% interval on its score.
     Arena {
@@ -166,6 +178,9 @@ fn main() -> ExitCode {
         Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
         Command::Ai { game, level, seed } => {
             ai::serve(game, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
+        }
+        Command::Review { game, level, seed } => {
+            ai::review(game, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
         }
         Command::Arena { game, a, b, games, seed, config, limit } => {
             serde_json::from_str(&config).map_err(anyhow::Error::from).and_then(|config| {

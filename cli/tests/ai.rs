@@ -151,3 +151,30 @@ fn uci_plays_legal_moves_in_each_variant_within_its_limits() {
     assert!(lines.iter().any(|l| l.contains("move e2e5")), "an illegal move is refused: {lines:?}");
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// `tabula review` as a script drives it: one line per game, the shape of the issue (values from the
+/// start, a mark per move, each side's biggest mistake first), the same for the same seed, and a
+/// bad line answered with an error while the next game goes on.
+#[test]
+fn review_writes_one_line_per_game_and_names_a_queen_given_away() {
+    let blunder = json!({"moves": ["e2e4", "e7e5", "g1f3", "d8h4", "f3h4"]}).to_string();
+    let input = [blunder.clone(), "not json".to_owned(), json!({"moves": ["e2e5"]}).to_string(), blunder].join("\n");
+    let run = || {
+        let output =
+            tabula().args(["review", "chess", "--level", "3", "--seed", "2"]).write_stdin(input.clone()).assert();
+        lines(&output.success().get_output().stdout)
+    };
+    let answers = run();
+    assert_eq!(answers.len(), 4);
+    let review: Value = serde_json::from_str(&answers[0]).unwrap();
+    assert_eq!(review["values"].as_array().unwrap().len(), 6, "{review}");
+    assert_eq!(review["marks"].as_array().unwrap().len(), 5, "{review}");
+    let first = &review["mistakes"][0];
+    assert_eq!((first["ply"].as_u64(), first["colour"].as_u64()), (Some(4), Some(2)), "{review}");
+    assert!(first["loss"].as_f64().unwrap() >= 0.15 && first["best"].is_string(), "{review}");
+    let codes: Vec<Value> =
+        answers[1..3].iter().map(|l| serde_json::from_str::<Value>(l).unwrap()["error"]["code"].clone()).collect();
+    assert_eq!(codes, [json!("bad_request"), json!("bad_moves")]);
+    assert_eq!(answers[3], answers[0], "the same game, the same review");
+    assert_eq!(run(), answers, "the same seed, the same reviews");
+}

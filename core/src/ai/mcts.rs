@@ -91,6 +91,13 @@ impl<G: Searchable> Mcts<G> {
         SearchStats { playouts, nodes: self.nodes.len() as u32, confidence, value }
     }
 
+    /// The mean reward for the side to move over all the root's playouts: below the best move's
+    /// mean, as it counts the tries of worse moves too.
+    pub fn root_value(&self) -> f32 {
+        let (visits, wins) = self.nodes[0].edges.iter().fold((0, 0.0), |(v, w), e| (v + e.visits, w + e.wins));
+        wins / visits.max(1) as f32
+    }
+
     /// The most visited move at the root, if any was searched.
     pub fn best_move(&self) -> Option<G::Move> {
         self.best_edge().map(|edge| edge.mv.clone())

@@ -19,6 +19,7 @@
 
 mod mcts;
 pub(crate) mod player;
+mod review;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,7 +28,8 @@ pub use crate::fairy::search::{ChessLevel, ChessSearch, ChessSearcher, Limits};
 use crate::game::{Game, Seat, Status};
 pub use crate::go::ai::scoring_move;
 pub use mcts::{Mcts, SearchStats};
-pub use player::{error_reply, AiError, AiRequest, AnyPlayer, Computer, JsonChoice, Playable};
+pub use player::{error_reply, review_game, AiError, AiRequest, AnyPlayer, Computer, JsonChoice, Playable};
+pub use review::{review, Judge, Judgement, Mark, Mistake, Review, Thresholds};
 
 /// The generator every search draws from.
 pub type AiRng = Xoshiro256PlusPlus;
@@ -178,12 +180,7 @@ impl<G: Searchable> Searcher<G> {
         if candidates.is_empty() {
             return None;
         }
-        let kept = self.tree.take().and_then(|(tree, moves)| {
-            let since = history.strip_prefix(moves.as_slice())?;
-            since.iter().try_fold(tree, |tree, mv| tree.descend(mv))
-        });
-        let mut tree = kept.unwrap_or_else(|| Mcts::new(game.search_copy(), self.level.plain));
-        let stats = tree.search(self.level.playouts, &mut self.rng);
+        let (tree, stats) = self.search(game, history);
         let best = tree.best_move().expect("a game with candidates has a best move");
         let blundered = self.level.blunder > 0.0 && self.rng.random::<f32>() < self.level.blunder;
         let mv = if blundered { candidates[self.rng.random_range(0..candidates.len())].clone() } else { best };
@@ -192,6 +189,20 @@ impl<G: Searchable> Searcher<G> {
         moves.push(mv.clone());
         self.tree = tree.descend(&mv).map(|tree| (tree, moves));
         Some(Choice { mv, stats, blundered })
+    }
+}
+
+impl<G: Searchable> Searcher<G> {
+    /// The tree for `game`, reached by `history`, searched for the level's playouts: the kept
+    /// tree moved down the moves played since, or a new one.
+    fn search(&mut self, game: &G, history: &[G::Move]) -> (Mcts<G>, SearchStats) {
+        let kept = self.tree.take().and_then(|(tree, moves)| {
+            let since = history.strip_prefix(moves.as_slice())?;
+            since.iter().try_fold(tree, |tree, mv| tree.descend(mv))
+        });
+        let mut tree = kept.unwrap_or_else(|| Mcts::new(game.search_copy(), self.level.plain));
+        let stats = tree.search(self.level.playouts, &mut self.rng);
+        (tree, stats)
     }
 }
 

@@ -64,6 +64,10 @@ pub trait Playable: Game {
         let _ = (playouts, seed);
         None
     }
+
+    /// A review of the game of `moves` (JSON) from `config` at level `level`'s budget
+    /// ([`super::review`]), as `tabula review` writes it.
+    fn review(config: &Value, moves: &[Value], level: u8, seed: u64) -> Result<Value, AiError>;
 }
 
 impl<G: Searchable + Send + 'static> Playable for G
@@ -81,6 +85,10 @@ where
     fn playout_reward_sum(playouts: u32, seed: u64) -> Option<f64> {
         let game = G::new(G::Config::default()).ok()?;
         Some(super::playout_reward_sum(&game, playouts, seed))
+    }
+
+    fn review(config: &Value, moves: &[Value], level: u8, seed: u64) -> Result<Value, AiError> {
+        super::review::review_json::<G>(config, moves, level, seed)
     }
 }
 
@@ -131,6 +139,27 @@ impl crate::any::GameVisitor for RewardSum {
     fn visit<G: Playable>(self) -> Option<f64> {
         G::playout_reward_sum(self.playouts, self.seed)
     }
+}
+
+/// A review of one game of a game kind.
+struct ReviewGame<'a> {
+    request: &'a AiRequest,
+    level: u8,
+    seed: u64,
+}
+
+impl crate::any::GameVisitor for ReviewGame<'_> {
+    type Output = Result<Value, AiError>;
+
+    fn visit<G: Playable>(self) -> Result<Value, AiError> {
+        G::review(&self.request.config, &self.request.moves, self.level, self.seed)
+    }
+}
+
+/// The review of `request`'s game of `kind` at level `level`'s budget (`tabula review`, the
+/// browser's worker): `{"values", "marks", "mistakes", "accuracy"}` ([`super::Review::to_json`]).
+pub fn review_game(kind: GameKind, request: &AiRequest, level: u8, seed: u64) -> Result<Value, AiError> {
+    kind.visit(ReviewGame { request, level, seed })
 }
 
 impl AnyPlayer {
@@ -223,7 +252,7 @@ fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error>
     T::deserialize(value)
 }
 
-fn to_json(value: &impl serde::Serialize) -> Value {
+pub(super) fn to_json(value: &impl serde::Serialize) -> Value {
     serde_json::to_value(value).expect("game types serialise to JSON")
 }
 

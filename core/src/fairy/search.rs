@@ -12,7 +12,10 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
 use crate::ai::player::replay;
-use crate::ai::{AiError, AiRng, Choice, Computer, JsonChoice, Playable, SearchStats};
+use crate::ai::reward_for;
+use crate::ai::{
+    review, AiError, AiRng, Choice, Computer, JsonChoice, Judge, Judgement, Playable, SearchStats, Thresholds,
+};
 use crate::fairy::{Chess, Move, Position, UciMove, Variant};
 use crate::game::{Game, Seat};
 
@@ -368,6 +371,23 @@ impl Playable for Chess {
 
     fn yardstick(playouts: u32, seed: u64) -> Box<dyn Computer> {
         Box::new(ChessSearcher::new(ChessLevel::nodes(u64::from(playouts)), seed))
+    }
+
+    fn review(config: &Value, moves: &[Value], level: u8, seed: u64) -> Result<Value, AiError> {
+        let (_, moves) = replay::<Chess>(config, moves)?;
+        let start = replay::<Chess>(config, &[])?.0;
+        let level = ChessLevel { blunder: 0.0, noise: 0, ..ChessLevel::of(level) };
+        Ok(review(&start, &moves, &mut ChessSearcher::new(level, seed), Thresholds::CHESS).to_json())
+    }
+}
+
+impl Judge<Chess> for ChessSearcher {
+    fn judge(&mut self, game: &Chess, _history: &[UciMove]) -> Judgement<UciMove> {
+        let mover = game.status().to_move().unwrap_or(Seat::One);
+        match self.choose(game) {
+            Some(choice) => Judgement { first_chance: reward_for(mover, choice.stats.value), best: Some(choice.mv) },
+            None => Judgement { first_chance: 0.5, best: None },
+        }
     }
 }
 
