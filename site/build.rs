@@ -88,6 +88,10 @@ fn shown_here(id: &str) -> bool {
     if page_only && !page_bundle {
         return false;
     }
+    // The review with the computer: under local games.
+    if id.starts_with("review") {
+        return feature("LOCAL_SCREEN");
+    }
     // "Notify me when it is my move": a room's own.
     if id.starts_with("push-") {
         return feature("ROOM_SCREEN");

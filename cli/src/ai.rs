@@ -42,7 +42,7 @@ pub fn review(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut out
         }
         let reply = match serde_json::from_str::<AiRequest>(&line) {
             Err(error) => error_reply("bad_request", &error.to_string()),
-            Ok(request) => tabula_core::ai::review_game(kind, &request, level, seed)
+            Ok(request) => tabula_core::ai::review_game(kind, &request, level, seed, &mut |_| {})
                 .unwrap_or_else(|error| error_reply(error.code(), &error.to_string())),
         };
         serde_json::to_writer(&mut output, &reply)?;

@@ -7,14 +7,17 @@
 //! plays them (`{"id", "playouts", "rewardSum", "ms"}`), for the WASM speed figure the browser test
 //! takes. `{"id", "replay": {"game", "config", "moves"}}` answers the state and the legal moves after the
 //! moves (`{"id", "state", "legal"}`): the browser test that holds the engine in WASM to the native
-//! one, bit for bit (`cli/tests/e2e/targets.rs`).
+//! one, bit for bit (`cli/tests/e2e/targets.rs`). The same request with `"review": true` reviews the
+//! game (`tabula review`'s answer under `"review"`), posting
+//! `{"id", "judged": n}` after each position it has judged, for the page's progress bar.
 
 use std::cell::RefCell;
 
 use serde_json::{json, Value};
-use tabula_core::ai::{error_reply, AiRequest, AnyPlayer};
+use tabula_core::ai::{error_reply, review_game, AiRequest, AnyPlayer};
 use tabula_core::GameKind;
 use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsCast;
 
 #[derive(serde::Deserialize)]
 struct Message {
@@ -23,6 +26,9 @@ struct Message {
     level: u8,
     seed: u64,
     request: AiRequest,
+    /// A review of the game instead of a move.
+    #[serde(default)]
+    review: bool,
 }
 
 #[derive(serde::Deserialize)]
@@ -49,6 +55,22 @@ struct Replay {
     #[serde(default)]
     config: Value,
     moves: Vec<Value>,
+}
+
+/// Reviews a game, telling the page how far it got after each position.
+fn review(id: u64, message: &Message) -> Value {
+    let global = js_sys::global();
+    let post =
+        js_sys::Reflect::get(&global, &"postMessage".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let mut judged_count = |judged: usize| {
+        if let Some(post) = &post {
+            let _ = post.call1(&global, &json!({"id": id, "judged": judged}).to_string().into());
+        }
+    };
+    match review_game(message.game, &message.request, message.level, message.seed, &mut judged_count) {
+        Ok(review) => json!({ "review": review }),
+        Err(error) => error_reply(error.code(), &error.to_string()),
+    }
 }
 
 /// The state and the legal moves after the moves, or why a move or the config was refused.
@@ -79,6 +101,7 @@ pub fn answer(message: &str) -> String {
     }
     let (id, mut reply) = match serde_json::from_str::<Message>(message) {
         Err(error) => (Value::Null, error_reply("bad_request", &error.to_string())),
+        Ok(message) if message.review => (json!(message.id), review(message.id, &message)),
         Ok(message) => {
             let key = (message.game, message.level, message.seed);
             let reply = PLAYER.with_borrow_mut(|kept| {

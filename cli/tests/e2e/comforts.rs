@@ -25,6 +25,12 @@ async fn choose(client: &Client, select: &str, value: &str) {
     assert_eq!(js(client, &script).await, Value::from(value), "{select} offers {value}");
 }
 
+/// Opens the settings: their code loads when they are first opened.
+async fn open_settings(client: &Client) {
+    click(client, ".settings summary").await;
+    wait_until(client, "return !!document.getElementById('setting-confirm')", 10, "the settings").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
     let _one = exclusive().await;
@@ -53,10 +59,11 @@ async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
     assert_eq!(touch, json!(["pinch-zoom", "none"]));
 
     // "Never" plays on the first tap, on this device, after a reload too.
-    click(&phone, ".settings summary").await;
+    open_settings(&phone).await;
     choose(&phone, "#setting-confirm", "never").await;
     phone.refresh().await.unwrap();
     wait_for_app(&phone).await;
+    open_settings(&phone).await;
     assert_eq!(js(&phone, "return document.getElementById('setting-confirm').value").await, "never");
     click(&phone, "#cell-80").await;
     wait_until(&phone, "return document.getElementById('cell-80').classList.contains('stone-1')", 5, "one tap").await;
@@ -67,7 +74,7 @@ async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
     wait_for_app(&desktop).await;
     click(&desktop, "#cell-40").await;
     wait_until(&desktop, "return document.getElementById('cell-40').classList.contains('stone-1')", 5, "a click").await;
-    click(&desktop, ".settings summary").await;
+    open_settings(&desktop).await;
     choose(&desktop, "#setting-confirm", "always").await;
     click(&desktop, "#cell-0").await;
     wait_until(&desktop, "return document.getElementById('cell-0').classList.contains('ghost')", 5, "a ghost").await;
@@ -252,7 +259,7 @@ async fn a_player_who_leaves_can_be_claimed_against_and_takebacks_follow_the_roo
 
 /// Turns on the colour-blind setting, then takes a screenshot under each simulated deficiency.
 async fn colour_blind_screenshots(client: &Client, name: &str) {
-    click(client, ".settings summary").await;
+    open_settings(client).await;
     js(
         client,
         "const c = document.getElementById('setting-colour-blind'); if (!c.checked) c.click(); return c.checked",

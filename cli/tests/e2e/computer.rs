@@ -245,3 +245,74 @@ async fn popucom_playouts_in_the_worker_equal_the_native_ones_and_are_timed() {
     assert!(ratio >= 0.7, "WASM at {:.0}% of native speed", ratio * 100.0);
     client.close().await.unwrap();
 }
+
+/// The review of a finished local game: the button opens it, the worker judges every position with
+/// a progress bar, and the panel draws the first player's chance from the start to the result, each
+/// side's accuracy and biggest mistakes; a mistake shows the replay before it with the better move
+/// as a ghost; the button again closes it, and a new move closes it too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_reviewed_in_the_worker() {
+    use rand::SeedableRng;
+
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    // A whole game of uniformly random moves: both sides make mistakes.
+    let mut game = Popucom::default();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    let mut moves = Vec::new();
+    while let Some(cell) = game.random_move(&mut rng) {
+        moves.push(serde_json::to_value(cell).unwrap());
+        game.play_unchecked(&cell);
+    }
+    let first_chance = tabula_core::ai::reward(&game.status()).expect("the game is over");
+    let saved = serde_json::json!({"config": {}, "moves": moves}).to_string();
+    client.goto(&format!("{}/popucom/local", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    js(&client, &format!("localStorage.setItem('tabula.local.popucom', {saved:?}); return 1")).await;
+    client.refresh().await.unwrap();
+    wait_for_app(&client).await;
+
+    let start = Instant::now();
+    click(&client, "#review").await;
+    wait_until(&client, "return !!document.querySelector('#review-panel progress')", 10, "the progress bar").await;
+    wait_until(&client, "return !!document.getElementById('review-graph')", 60, "the review").await;
+    println!("POPUCOM review of {} moves in the worker: {:?}", moves.len(), start.elapsed());
+    let points = js(&client, "return document.querySelector('#review-graph .chance').getAttribute('points')").await;
+    let points: Vec<(f64, f64)> = points
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .map(|p| p.split_once(',').map(|(x, y)| (x.parse().unwrap(), y.parse().unwrap())).unwrap())
+        .collect();
+    assert_eq!(points.len(), moves.len() + 1, "a chance for the start and after every move");
+    assert_eq!(points.last().unwrap().1, 1000.0 - 1000.0 * f64::from(first_chance), "the last is the result");
+    assert!(points.iter().all(|&(_, y)| (0.0..=1000.0).contains(&y)));
+    let accuracy = text(&client, ".review-accuracy").await;
+    assert!(accuracy.matches("accuracy").count() == 2, "{accuracy}");
+    let mistakes =
+        js(&client, "return [...document.querySelectorAll('.review-mistake')].map(b => b.textContent)").await;
+    let mistakes: Vec<String> = serde_json::from_value(mistakes).unwrap();
+    assert!(!mistakes.is_empty() && mistakes.len() <= 6, "{mistakes:?}");
+    assert!(mistakes[0].starts_with("Move ") && mistakes[0].contains("better"), "{mistakes:?}");
+
+    // The first mistake: the replay stands before it, the better move drawn as a ghost.
+    click(&client, ".review-mistake").await;
+    wait_until(&client, "return document.querySelectorAll('.board .ghost').length === 1", 5, "the better move").await;
+    // The arrow keys walk the graph, and the replay follows.
+    js(&client, "document.getElementById('review-graph').focus(); return 1").await;
+    js(&client, "document.getElementById('review-graph').dispatchEvent(new KeyboardEvent('keydown', {key: 'Home', bubbles: true})); return 1").await;
+    wait_until(
+        &client,
+        "return document.getElementById('review-graph').getAttribute('aria-valuenow') === '0'",
+        5,
+        "the start",
+    )
+    .await;
+    assert_eq!(js(&client, "return document.querySelectorAll('.board .stone-1, .board .stone-2').length").await, 0);
+
+    // Pressed again, the panel closes.
+    click(&client, "#review").await;
+    wait_until(&client, "return !document.getElementById('review-panel')", 5, "the panel closed").await;
+    client.close().await.unwrap();
+}

@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{Choice, Level, SearchStats, Searchable, Searcher};
+use super::{Choice, Judge, Level, SearchStats, Searchable, Searcher, Thresholds};
 use crate::game::{Game, Seat};
 use crate::GameKind;
 
@@ -65,9 +65,9 @@ pub trait Playable: Game {
         None
     }
 
-    /// A review of the game of `moves` (JSON) from `config` at level `level`'s budget
-    /// ([`super::review`]), as `tabula review` writes it.
-    fn review(config: &Value, moves: &[Value], level: u8, seed: u64) -> Result<Value, AiError>;
+    /// The review's judge of positions at level `level`'s budget (without its deliberate
+    /// blunders), and the game's marks ([`super::review`]).
+    fn judge(level: u8, seed: u64) -> (Box<dyn Judge<Self>>, Thresholds);
 }
 
 impl<G: Searchable + Send + 'static> Playable for G
@@ -87,8 +87,9 @@ where
         Some(super::playout_reward_sum(&game, playouts, seed))
     }
 
-    fn review(config: &Value, moves: &[Value], level: u8, seed: u64) -> Result<Value, AiError> {
-        super::review::review_json::<G>(config, moves, level, seed)
+    fn judge(level: u8, seed: u64) -> (Box<dyn Judge<G>>, Thresholds) {
+        let level = Level { blunder: 0.0, ..Level::of::<G>(level) };
+        (Box::new(Searcher::<G>::new(level, seed)), Thresholds::PLAYOUTS)
     }
 }
 
@@ -146,20 +147,28 @@ struct ReviewGame<'a> {
     request: &'a AiRequest,
     level: u8,
     seed: u64,
+    judged_count: &'a mut dyn FnMut(usize),
 }
 
 impl crate::any::GameVisitor for ReviewGame<'_> {
     type Output = Result<Value, AiError>;
 
     fn visit<G: Playable>(self) -> Result<Value, AiError> {
-        G::review(&self.request.config, &self.request.moves, self.level, self.seed)
+        super::review::review_json::<G>(self.request, self.level, self.seed, self.judged_count)
     }
 }
 
 /// The review of `request`'s game of `kind` at level `level`'s budget (`tabula review`, the
-/// browser's worker): `{"values", "marks", "mistakes", "accuracy"}` ([`super::Review::to_json`]).
-pub fn review_game(kind: GameKind, request: &AiRequest, level: u8, seed: u64) -> Result<Value, AiError> {
-    kind.visit(ReviewGame { request, level, seed })
+/// browser's worker): `{"values", "marks", "mistakes", "accuracy"}` ([`super::Review::to_json`]);
+/// `judged_count(n)` hears when `n` positions are judged.
+pub fn review_game(
+    kind: GameKind,
+    request: &AiRequest,
+    level: u8,
+    seed: u64,
+    judged_count: &mut dyn FnMut(usize),
+) -> Result<Value, AiError> {
+    kind.visit(ReviewGame { request, level, seed, judged_count })
 }
 
 impl AnyPlayer {

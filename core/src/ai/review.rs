@@ -10,8 +10,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::player::{replay, to_json};
-use super::{reward, reward_for, AiError, Level, Searchable, Searcher};
+use super::player::{replay, to_json, AiRequest, Playable};
+use super::{reward, reward_for, AiError, Searchable, Searcher};
 use crate::game::{Game, Seat, Status};
 
 /// How much a move must lower its side's chance of winning (0 to 1) to be marked.
@@ -105,12 +105,14 @@ pub struct Review<M> {
     pub accuracy: [f32; 2],
 }
 
-/// Reviews the game of `moves` from `start`, `judge` searching every position in play.
+/// Reviews the game of `moves` from `start`, `judge` searching every position in play;
+/// `judged_count(n)` hears when `n` of the `moves.len() + 1` positions are done (a progress bar).
 pub fn review<G: Game>(
     start: &G,
     moves: &[G::Move],
     judge: &mut dyn Judge<G>,
     thresholds: Thresholds,
+    judged_count: &mut dyn FnMut(usize),
 ) -> Review<G::Move> {
     let mut game = start.clone();
     let mut judged = Vec::with_capacity(moves.len() + 1);
@@ -121,6 +123,7 @@ pub fn review<G: Game>(
             None => judge.judge(&game, &moves[..ply]),
         };
         judged.push((status, judgement));
+        judged_count(ply + 1);
         if let Some(mv) = moves.get(ply) {
             game.play_unchecked(mv);
         }
@@ -172,18 +175,18 @@ impl<M: Serialize> Review<M> {
     }
 }
 
-/// A review of a game given in JSON (its config, `null` for the default, and its moves), for the
-/// game kinds searched by playouts: level `level`'s budget, without its deliberate blunders.
-pub(crate) fn review_json<G: Searchable>(
-    config: &Value,
-    moves: &[Value],
+/// A review of the game of `request` (its config and moves in JSON) by `G`'s judge at level
+/// `level`'s budget ([`Playable::judge`]).
+pub(crate) fn review_json<G: Playable>(
+    request: &AiRequest,
     level: u8,
     seed: u64,
+    judged_count: &mut dyn FnMut(usize),
 ) -> Result<Value, AiError> {
-    let (_, moves) = replay::<G>(config, moves)?;
-    let start = replay::<G>(config, &[])?.0;
-    let level = Level { blunder: 0.0, ..Level::of::<G>(level) };
-    Ok(review(&start, &moves, &mut Searcher::<G>::new(level, seed), Thresholds::PLAYOUTS).to_json())
+    let (_, moves) = replay::<G>(&request.config, &request.moves)?;
+    let start = replay::<G>(&request.config, &[])?.0;
+    let (mut judge, thresholds) = G::judge(level, seed);
+    Ok(review(&start, &moves, judge.as_mut(), thresholds, judged_count).to_json())
 }
 
 #[cfg(test)]
@@ -192,13 +195,13 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::ai::{review_game, AiRequest};
+    use crate::ai::{review_game, AiRequest, Level};
     use crate::popucom::{Cell, Popucom};
     use crate::GameKind;
 
     fn reviewed(kind: GameKind, moves: Value) -> Value {
         let request: AiRequest = serde_json::from_value(json!({ "moves": moves })).unwrap();
-        review_game(kind, &request, 3, 1).unwrap()
+        review_game(kind, &request, 3, 1, &mut |_| {}).unwrap()
     }
 
     /// The side's biggest mistake: its first entry in `mistakes`.
@@ -249,7 +252,10 @@ mod tests {
             (0..200).find_map(last_move_thrown_away).expect("some random game ends so");
         moves.push(losing);
         let level = Level { blunder: 0.0, ..Level::of::<Popucom>(3) };
-        let review = review(&start, &moves, &mut Searcher::new(level, 1), Thresholds::PLAYOUTS);
+        let mut judged = Vec::new();
+        let review =
+            review(&start, &moves, &mut Searcher::new(level, 1), Thresholds::PLAYOUTS, &mut |n| judged.push(n));
+        assert_eq!(judged, (1..=51).collect::<Vec<_>>(), "progress after every position");
         assert_eq!(review.values.len(), 51);
         assert_eq!(review.values[50], 1.0, "seat one won");
         let last = review.mistakes.iter().find(|m| m.seat == Seat::Two).expect("seat two's mistakes");
@@ -274,7 +280,7 @@ mod tests {
             }
         }
         let moves = vec![Cell::new(4, 4), Cell::new(0, 0), Cell::new(8, 8)];
-        let review = review(&Popucom::default(), &moves, &mut Agreeable(moves.clone()), thresholds);
+        let review = review(&Popucom::default(), &moves, &mut Agreeable(moves.clone()), thresholds, &mut |_| {});
         assert_eq!(review.values, vec![0.9, 0.1, 0.9, 0.1]);
         assert!(review.mistakes.is_empty() && review.marks.iter().all(Option::is_none));
         assert_eq!(review.accuracy, [100.0, 100.0]);
@@ -283,8 +289,8 @@ mod tests {
     #[test]
     fn bad_games_are_refused_with_the_protocols_codes() {
         let request: AiRequest = serde_json::from_value(json!({"moves": [[4, 4], [4, 4]]})).unwrap();
-        assert_eq!(review_game(GameKind::Popucom, &request, 1, 1).unwrap_err().code(), "bad_moves");
+        assert_eq!(review_game(GameKind::Popucom, &request, 1, 1, &mut |_| {}).unwrap_err().code(), "bad_moves");
         let request: AiRequest = serde_json::from_value(json!({"config": {"komi": "lots"}, "moves": []})).unwrap();
-        assert_eq!(review_game(GameKind::Go, &request, 1, 1).unwrap_err().code(), "bad_config");
+        assert_eq!(review_game(GameKind::Go, &request, 1, 1, &mut |_| {}).unwrap_err().code(), "bad_config");
     }
 }

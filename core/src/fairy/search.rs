@@ -13,9 +13,7 @@ use serde_json::Value;
 
 use crate::ai::player::replay;
 use crate::ai::reward_for;
-use crate::ai::{
-    review, AiError, AiRng, Choice, Computer, JsonChoice, Judge, Judgement, Playable, SearchStats, Thresholds,
-};
+use crate::ai::{AiError, AiRng, Choice, Computer, JsonChoice, Judge, Judgement, Playable, SearchStats, Thresholds};
 use crate::fairy::{Chess, Move, Position, UciMove, Variant};
 use crate::game::{Game, Seat};
 
@@ -373,11 +371,9 @@ impl Playable for Chess {
         Box::new(ChessSearcher::new(ChessLevel::nodes(u64::from(playouts)), seed))
     }
 
-    fn review(config: &Value, moves: &[Value], level: u8, seed: u64) -> Result<Value, AiError> {
-        let (_, moves) = replay::<Chess>(config, moves)?;
-        let start = replay::<Chess>(config, &[])?.0;
+    fn judge(level: u8, seed: u64) -> (Box<dyn Judge<Chess>>, Thresholds) {
         let level = ChessLevel { blunder: 0.0, noise: 0, ..ChessLevel::of(level) };
-        Ok(review(&start, &moves, &mut ChessSearcher::new(level, seed), Thresholds::CHESS).to_json())
+        (Box::new(ChessSearcher::new(level, seed)), Thresholds::CHESS)
     }
 }
 

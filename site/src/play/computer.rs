@@ -24,6 +24,8 @@ pub enum Reply {
     Nothing,
     /// It could not answer (the worker did not start, or refused the request).
     Failed(String),
+    /// A review ([`review`]): `tabula review`'s answer.
+    Review(Value),
 }
 
 /// Asks for a move for `seat` (or the side to move) at `level` in `game` (its name) as `history`
@@ -36,14 +38,40 @@ pub fn ask<G: Game>(
     seat: Option<u8>,
     on_reply: impl FnOnce(Reply) + 'static,
 ) {
-    let request = json!({
+    send(request(game, history, level, seed, seat), Box::new(on_reply), None);
+}
+
+/// The worker's request about `history`'s game, for `seat` (or the side to move) at `level`.
+pub fn request<G: Game>(game: &str, history: &History<G>, level: u8, seed: u64, seat: Option<u8>) -> Value {
+    json!({
         "game": game, "level": level, "seed": seed,
         "request": {"config": history.config(), "moves": history.moves_json(), "seat": seat},
+    })
+}
+
+/// Asks for a review of the game of `request` (made by [`request`]): `on_judged(n)` hears each
+/// position judged, `on_reply` gets [`Reply::Review`] or why not.
+pub fn review(mut request: Value, on_judged: impl Fn(usize) + 'static, on_reply: impl FnOnce(Reply) + 'static) {
+    request["review"] = json!(true);
+    send(request, Box::new(on_reply), Some(Box::new(on_judged)));
+}
+
+/// Stops whatever the worker is doing by ending it (a search cannot be interrupted); the next
+/// request starts a new one. What it owed is never answered.
+pub fn stop() {
+    WORKER.with_borrow_mut(|worker| {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(channel) = worker.as_ref() {
+            channel.worker.terminate();
+        }
+        *worker = None;
     });
-    let on_reply: OnReply = Box::new(on_reply);
+}
+
+fn send(request: Value, on_reply: OnReply, on_judged: Option<OnJudged>) {
     leptos::task::spawn_local(async move {
         match channel_code().await {
-            Ok(post) => post(request, on_reply),
+            Ok(post) => post(request, on_reply, on_judged),
             Err(_) => on_reply(Reply::Failed("the computer player's code did not load".into())),
         }
     });
@@ -52,18 +80,18 @@ pub fn ask<G: Game>(
 /// The worker's channel, loaded with the first request (see `crate::browser::OnDemand`): a game
 /// against the computer asks at once ([`warm_up`]), a game between people only for a hint.
 #[leptos::wasm_split::wasm_split(computer_channel, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn channel_code() -> Result<fn(Value, OnReply), leptos::wasm_split::SplitLoaderError> {
+fn channel_code() -> Result<Post, leptos::wasm_split::SplitLoaderError> {
     Ok(post)
 }
 
 /// Posts `request` to the worker, started if it is not running.
-fn post(request: Value, on_reply: OnReply) {
+fn post(request: Value, on_reply: OnReply, on_judged: Option<OnJudged>) {
     WORKER.with_borrow_mut(|worker| {
         if worker.is_none() {
             *worker = Channel::start();
         }
         match worker {
-            Some(channel) => channel.post(request, on_reply),
+            Some(channel) => channel.post(request, on_reply, on_judged),
             None => on_reply(Reply::Failed("no computer player in this build".into())),
         }
     });
@@ -80,7 +108,14 @@ pub fn warm_up<G: Game>(game: &str, history: &History<G>) {
 /// What to do with a reply when it comes.
 type OnReply = Box<dyn FnOnce(Reply)>;
 
-type Pending = Rc<RefCell<BTreeMap<u64, OnReply>>>;
+/// What to do with a review's progress (positions judged).
+type OnJudged = Box<dyn Fn(usize)>;
+
+/// Sends a request to the worker ([`post`]).
+type Post = fn(Value, OnReply, Option<OnJudged>);
+
+/// The answers owed, by request id, each with its progress listener if it has one.
+type Pending = Rc<RefCell<BTreeMap<u64, (OnReply, Option<OnJudged>)>>>;
 
 thread_local! {
     static WORKER: RefCell<Option<Channel>> = const { RefCell::new(None) };
@@ -97,19 +132,32 @@ struct Channel {
     _listeners: [wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>; 2],
 }
 
-/// Reads the worker's answer (JSON text) into a request id and a reply.
+/// A message of the worker: a reply, or how far a review got.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-fn read_reply(text: &str) -> Option<(u64, Reply)> {
+#[derive(Debug, PartialEq)]
+enum Heard {
+    Reply(Reply),
+    Judged(usize),
+}
+
+/// Reads the worker's message (JSON text) into a request id and what it says.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn read_reply(text: &str) -> Option<(u64, Heard)> {
     let answer: Value = serde_json::from_str(text).ok()?;
     let id = answer["id"].as_u64()?;
+    if let Some(judged) = answer.get("judged") {
+        return Some((id, Heard::Judged(judged.as_u64()? as usize)));
+    }
     let reply = if let Some(error) = answer.get("error") {
         Reply::Failed(error["message"].as_str().unwrap_or("the computer could not answer").to_owned())
+    } else if let Some(review) = answer.get("review") {
+        Reply::Review(review.clone())
     } else if answer["move"].is_null() {
         Reply::Nothing
     } else {
         Reply::Move(answer["move"].clone())
     };
-    Some((id, reply))
+    Some((id, Heard::Reply(reply)))
 }
 
 impl Channel {
@@ -119,7 +167,7 @@ impl Channel {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn post(&mut self, _request: Value, on_reply: OnReply) {
+    fn post(&mut self, _request: Value, on_reply: OnReply, _on_judged: Option<OnJudged>) {
         on_reply(Reply::Failed("no worker natively".into()));
     }
 
@@ -139,11 +187,19 @@ impl Channel {
         let answers = pending.clone();
         let on_message = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
             let text = event.dyn_into::<web_sys::MessageEvent>().ok().and_then(|e| e.data().as_string());
-            if let Some((id, reply)) = text.as_deref().and_then(read_reply) {
-                let waiting = answers.borrow_mut().remove(&id);
-                if let Some(on_reply) = waiting {
-                    on_reply(reply);
+            match text.as_deref().and_then(read_reply) {
+                Some((id, Heard::Judged(judged))) => {
+                    if let Some((_, Some(on_judged))) = answers.borrow().get(&id) {
+                        on_judged(judged);
+                    }
                 }
+                Some((id, Heard::Reply(reply))) => {
+                    let waiting = answers.borrow_mut().remove(&id);
+                    if let Some((on_reply, _)) = waiting {
+                        on_reply(reply);
+                    }
+                }
+                None => {}
             }
         });
         let failed = pending.clone();
@@ -152,7 +208,7 @@ impl Channel {
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
             let owed = std::mem::take(&mut *failed.borrow_mut());
             WORKER.with_borrow_mut(|worker| *worker = None);
-            for (_, on_reply) in owed {
+            for (_, (on_reply, _)) in owed {
                 on_reply(Reply::Failed("the computer player did not start".into()));
             }
         });
@@ -162,13 +218,13 @@ impl Channel {
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn post(&mut self, mut request: Value, on_reply: OnReply) {
+    fn post(&mut self, mut request: Value, on_reply: OnReply, on_judged: Option<OnJudged>) {
         let id = self.next;
         self.next += 1;
         request["id"] = json!(id);
-        self.pending.borrow_mut().insert(id, on_reply);
+        self.pending.borrow_mut().insert(id, (on_reply, on_judged));
         if self.worker.post_message(&request.to_string().into()).is_err() {
-            if let Some(on_reply) = self.pending.borrow_mut().remove(&id) {
+            if let Some((on_reply, _)) = self.pending.borrow_mut().remove(&id) {
                 on_reply(Reply::Failed("the computer player did not take the request".into()));
             }
         }
@@ -181,10 +237,14 @@ mod tests {
 
     #[test]
     fn the_worker_s_answers_read_as_replies() {
-        assert_eq!(read_reply(r#"{"id": 3, "move": [4, 4], "ms": 2}"#), Some((3, Reply::Move(json!([4, 4])))));
-        assert_eq!(read_reply(r#"{"id": 4, "move": null, "ms": 0}"#), Some((4, Reply::Nothing)));
+        let reply = |id, reply| Some((id, Heard::Reply(reply)));
+        assert_eq!(read_reply(r#"{"id": 3, "move": [4, 4], "ms": 2}"#), reply(3, Reply::Move(json!([4, 4]))));
+        assert_eq!(read_reply(r#"{"id": 4, "move": null, "ms": 0}"#), reply(4, Reply::Nothing));
         let failed = read_reply(r#"{"id": 5, "error": {"code": "bad_moves", "message": "move 0: no"}}"#);
-        assert_eq!(failed, Some((5, Reply::Failed("move 0: no".into()))));
+        assert_eq!(failed, reply(5, Reply::Failed("move 0: no".into())));
+        assert_eq!(read_reply(r#"{"id": 6, "judged": 12}"#), Some((6, Heard::Judged(12))));
+        let review = read_reply(r#"{"id": 7, "review": {"values": [0.5]}}"#);
+        assert_eq!(review, reply(7, Reply::Review(json!({"values": [0.5]}))));
         assert_eq!(read_reply("not json"), None);
     }
 }

@@ -10,6 +10,7 @@ use super::computer::{self, Reply, HINT_LEVEL};
 use super::input::{carry_out, judge};
 use super::parts::{move_list, scoreboard, ConfirmBar};
 use super::picture::save_button;
+use super::review::{self, review_button};
 use super::{BoardProps, Confirm, GameUi, History, Record};
 use crate::browser;
 use crate::catalogue::{config_of, option_values};
@@ -56,12 +57,17 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
     let history = RwSignal::new(start);
     let step = RwSignal::new(None::<usize>);
     let ghost = RwSignal::new(None::<<U::G as Game>::Move>);
+    // The review's better move, drawn while the replay stands before the move it would replace.
+    let better = RwSignal::new(None::<<U::G as Game>::Move>);
+    let better_at = RwSignal::new(None::<usize>);
     let message = RwSignal::new(config_error.map(|e| i18n.t_with("options-refused", &[("reason", e.into())])));
     let resigned = RwSignal::new(None::<Seat>);
     let confirm_resign = RwSignal::new(false);
     let confirm = Confirm::detect();
 
     Effect::new(move |_| {
+        // A review shows the game as it was: a move or a takeback closes it.
+        review::close();
         history.with(|h| {
             let moves = h.moves_json();
             storage::save_game(U::SLUG.name(), &SavedGame { config: h.config().clone(), moves, computer });
@@ -145,7 +151,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                         Ok(mv) if history.with_untracked(History::len) == len => commit(mv),
                         _ => {}
                     },
-                    Reply::Nothing => declined.set_value(Some(len)),
+                    Reply::Nothing | Reply::Review(_) => declined.set_value(Some(len)),
                     Reply::Failed(reason) => {
                         message.set(Some(i18n.t_with("computer-failed", &[("reason", reason.into())])))
                     }
@@ -175,7 +181,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                         .ok()
                         .map(|mv| history.with_untracked(|h| U::notation(h.position(len), &mv)))
                         .map(|text| i18n.t_with("hint-said", &[("move", text.into())])),
-                    Reply::Nothing => None,
+                    Reply::Nothing | Reply::Review(_) => None,
                     Reply::Failed(reason) => Some(i18n.t_with("computer-failed", &[("reason", reason.into())])),
                 };
                 message.set(said);
@@ -190,7 +196,13 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         last: last.into(),
         acting,
         own_side: Signal::stored(human),
-        ghost: ghost.into(),
+        ghost: Signal::derive(move || {
+            if step.get().is_some() && step.get() == better_at.get() {
+                better.get()
+            } else {
+                ghost.get()
+            }
+        }),
         play,
         act,
         local: true,
@@ -278,7 +290,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                     resigned.set(None);
                     message.set(None);
                 }>{tr("new-game")}</button>
-                {save_button::<U>(shown.into(), names)}
+                {(save_button::<U>(shown.into(), names), review_button::<U>(history.into(), step, better, better_at))}
                 {U::records(record)}
             </div>
             {super::parts::settings_panel()}

@@ -15,6 +15,8 @@ mod pacing;
 mod parts;
 mod picture;
 mod push;
+#[cfg(feature = "local-screen")]
+mod review;
 #[cfg(feature = "room-screen")]
 mod room;
 #[cfg(not(target_arch = "wasm32"))]

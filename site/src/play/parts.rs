@@ -223,9 +223,39 @@ pub fn room_header(code: String) -> impl IntoView {
     }
 }
 
-/// This device's settings, at the foot of every game screen: move confirmation, the sound and the
-/// notification when it becomes your move, colour-blind shapes.
+/// This device's settings, at the foot of every game screen: their heading at first, the settings
+/// themselves loaded when it is opened (their code a split module, `browser::OnDemand`). Only in
+/// the game screens' bundles: a split function is kept by every bundle that compiles it.
+#[cfg(any(feature = "local-screen", feature = "room-screen"))]
 pub fn settings_panel() -> impl IntoView {
+    let code = RwSignal::new(None::<fn() -> AnyView>);
+    let load = move |_| {
+        if code.get_untracked().is_none() {
+            leptos::task::spawn_local(async move {
+                if let Ok(settings) = settings_code().await {
+                    code.set(Some(settings));
+                }
+            });
+        }
+    };
+    view! {
+        <details class="settings" on:toggle=load>
+            <summary>{tr("settings-title")}</summary>
+            {move || code.get().map(|settings| settings())}
+        </details>
+    }
+}
+
+#[cfg(any(feature = "local-screen", feature = "room-screen"))]
+#[leptos::wasm_split::wasm_split(game_settings, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn settings_code() -> Result<fn() -> AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(|| settings().into_any())
+}
+
+/// The settings themselves: move confirmation, the sound and the notification when it becomes your
+/// move, colour-blind shapes.
+#[cfg(any(feature = "local-screen", feature = "room-screen"))]
+fn settings() -> impl IntoView {
     let settings = crate::storage::use_settings();
     let confirm = move || settings.with(|s| s.confirm);
     let choose = move |event: leptos::ev::Event| {
@@ -247,8 +277,6 @@ pub fn settings_panel() -> impl IntoView {
         }
     };
     view! {
-        <details class="settings">
-            <summary>{tr("settings-title")}</summary>
             <label class="setting" for="setting-confirm">{tr("settings-confirm")}</label>
             <select id="setting-confirm" on:change=choose>
                 {option("auto", ConfirmMoves::Auto, "settings-confirm-auto")}
@@ -269,7 +297,6 @@ pub fn settings_panel() -> impl IntoView {
                     on:change=move |event| settings.update(|s| s.colour_blind = event_target_checked(&event)) />
                 {tr("settings-colour-blind")}
             </label>
-        </details>
     }
 }
 
