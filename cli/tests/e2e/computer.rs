@@ -314,5 +314,15 @@ async fn a_finished_game_is_reviewed_in_the_worker() {
     // Pressed again, the panel closes.
     click(&client, "#review").await;
     wait_until(&client, "return !document.getElementById('review-panel')", 5, "the panel closed").await;
+
+    // Stopped at once, a review ends without a result; the worker, ended with it, starts again for
+    // the next one.
+    click(&client, "#review").await;
+    click(&client, "#review-stop").await;
+    wait_until(&client, "return !document.querySelector('#review-panel progress')", 5, "the review stopped").await;
+    assert_eq!(js(&client, "return !!document.getElementById('review-graph')").await, serde_json::json!(false));
+    click(&client, "#review").await;
+    click(&client, "#review").await;
+    wait_until(&client, "return !!document.getElementById('review-graph')", 60, "the review again").await;
     client.close().await.unwrap();
 }

@@ -56,16 +56,21 @@ pub fn review(mut request: Value, on_judged: impl Fn(usize) + 'static, on_reply:
     send(request, Box::new(on_reply), Some(Box::new(on_judged)));
 }
 
-/// Stops whatever the worker is doing by ending it (a search cannot be interrupted); the next
-/// request starts a new one. What it owed is never answered.
+/// Stops a review by ending the worker (a search cannot be interrupted). The other requests it
+/// owed (the computer's move, a hint) go to a new one, so a game against the computer goes on.
 pub fn stop() {
-    WORKER.with_borrow_mut(|worker| {
+    let owed = WORKER.with_borrow_mut(|worker| {
+        let channel = worker.take()?;
         #[cfg(target_arch = "wasm32")]
-        if let Some(channel) = worker.as_ref() {
-            channel.worker.terminate();
-        }
-        *worker = None;
+        channel.worker.terminate();
+        let owed = std::mem::take(&mut *channel.pending.borrow_mut());
+        Some(owed)
     });
+    for (_, owed) in owed.into_iter().flatten() {
+        if owed.on_judged.is_none() {
+            send(owed.request, owed.on_reply, None);
+        }
+    }
 }
 
 fn send(request: Value, on_reply: OnReply, on_judged: Option<OnJudged>) {
@@ -114,8 +119,17 @@ type OnJudged = Box<dyn Fn(usize)>;
 /// Sends a request to the worker ([`post`]).
 type Post = fn(Value, OnReply, Option<OnJudged>);
 
-/// The answers owed, by request id, each with its progress listener if it has one.
-type Pending = Rc<RefCell<BTreeMap<u64, (OnReply, Option<OnJudged>)>>>;
+/// A request the worker has not answered yet.
+struct Owed {
+    on_reply: OnReply,
+    /// A review's progress listener.
+    on_judged: Option<OnJudged>,
+    /// The request, to send again to a new worker.
+    request: Value,
+}
+
+/// The answers owed, by request id.
+type Pending = Rc<RefCell<BTreeMap<u64, Owed>>>;
 
 thread_local! {
     static WORKER: RefCell<Option<Channel>> = const { RefCell::new(None) };
@@ -189,14 +203,14 @@ impl Channel {
             let text = event.dyn_into::<web_sys::MessageEvent>().ok().and_then(|e| e.data().as_string());
             match text.as_deref().and_then(read_reply) {
                 Some((id, Heard::Judged(judged))) => {
-                    if let Some((_, Some(on_judged))) = answers.borrow().get(&id) {
+                    if let Some(Owed { on_judged: Some(on_judged), .. }) = answers.borrow().get(&id) {
                         on_judged(judged);
                     }
                 }
                 Some((id, Heard::Reply(reply))) => {
                     let waiting = answers.borrow_mut().remove(&id);
-                    if let Some((on_reply, _)) = waiting {
-                        on_reply(reply);
+                    if let Some(owed) = waiting {
+                        (owed.on_reply)(reply);
                     }
                 }
                 None => {}
@@ -208,8 +222,8 @@ impl Channel {
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
             let owed = std::mem::take(&mut *failed.borrow_mut());
             WORKER.with_borrow_mut(|worker| *worker = None);
-            for (_, (on_reply, _)) in owed {
-                on_reply(Reply::Failed("the computer player did not start".into()));
+            for (_, owed) in owed {
+                (owed.on_reply)(Reply::Failed("the computer player did not start".into()));
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -222,10 +236,11 @@ impl Channel {
         let id = self.next;
         self.next += 1;
         request["id"] = json!(id);
-        self.pending.borrow_mut().insert(id, (on_reply, on_judged));
-        if self.worker.post_message(&request.to_string().into()).is_err() {
-            if let Some((on_reply, _)) = self.pending.borrow_mut().remove(&id) {
-                on_reply(Reply::Failed("the computer player did not take the request".into()));
+        let text = request.to_string();
+        self.pending.borrow_mut().insert(id, Owed { on_reply, on_judged, request });
+        if self.worker.post_message(&text.into()).is_err() {
+            if let Some(owed) = self.pending.borrow_mut().remove(&id) {
+                (owed.on_reply)(Reply::Failed("the computer player did not take the request".into()));
             }
         }
     }
