@@ -1,4 +1,5 @@
-//! `tabula ai` (a computer player over JSON Lines, for any harness) and `tabula arena` (two players
+//! `tabula ai` (a computer player over JSON Lines, for any harness), `tabula review` (games reviewed
+//! the same way) and `tabula arena` (two players
 //! against each other over many games, alternating colours, with a 95% interval on the score).
 
 use std::io::{BufRead, Write};
@@ -14,36 +15,37 @@ use crate::uci_engine::{UciEngine, UciSpec};
 
 /// Reads one request per line and writes one answer per line; a bad line gets
 /// `{"error": {"code", "message"}}` and the player goes on with the next.
-pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut output: impl Write) -> Result<()> {
+pub fn serve(kind: GameKind, level: u8, seed: u64, input: impl BufRead, output: impl Write) -> Result<()> {
     let mut player = AnyPlayer::new(kind, level, seed)?;
+    answer_lines(input, output, |request| {
+        let start = Instant::now();
+        player.reply(request, || start.elapsed().as_secs_f64() * 1000.0)
+    })
+}
+
+/// Reviews one game per line (`tabula review`), bad lines answered as [`serve`] answers them.
+pub fn review(kind: GameKind, level: u8, seed: u64, input: impl BufRead, output: impl Write) -> Result<()> {
+    answer_lines(input, output, |request| {
+        tabula_core::ai::review_game(kind, request, level, seed, &mut |_| {})
+            .unwrap_or_else(|error| error_reply(error.code(), &error.to_string()))
+    })
+}
+
+/// One JSON line out for each request line in (blank lines skipped); a line that is no request
+/// gets `{"error": {"code": "bad_request", ...}}`.
+fn answer_lines(
+    input: impl BufRead,
+    mut output: impl Write,
+    mut answer: impl FnMut(&AiRequest) -> Value,
+) -> Result<()> {
     for line in input.lines() {
         let line = line.context("reading a request")?;
         if line.trim().is_empty() {
             continue;
         }
-        let start = Instant::now();
         let reply = match serde_json::from_str::<AiRequest>(&line) {
             Err(error) => error_reply("bad_request", &error.to_string()),
-            Ok(request) => player.reply(&request, || start.elapsed().as_secs_f64() * 1000.0),
-        };
-        serde_json::to_writer(&mut output, &reply)?;
-        output.write_all(b"\n")?;
-        output.flush()?;
-    }
-    Ok(())
-}
-
-/// Reviews one game per line; a bad line gets `{"error": {"code", "message"}}` and the next goes on.
-pub fn review(kind: GameKind, level: u8, seed: u64, input: impl BufRead, mut output: impl Write) -> Result<()> {
-    for line in input.lines() {
-        let line = line.context("reading a game")?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let reply = match serde_json::from_str::<AiRequest>(&line) {
-            Err(error) => error_reply("bad_request", &error.to_string()),
-            Ok(request) => tabula_core::ai::review_game(kind, &request, level, seed, &mut |_| {})
-                .unwrap_or_else(|error| error_reply(error.code(), &error.to_string())),
+            Ok(request) => answer(&request),
         };
         serde_json::to_writer(&mut output, &reply)?;
         output.write_all(b"\n")?;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tabula_core::popucom::Popucom;
 use tabula_core::{Game, GameKind};
 
-use super::browser::{board, click, js, site_dist, text, type_move, wait_for_app, wait_until, Driver};
+use super::browser::{board, click, js, screenshot, site_dist, text, type_move, wait_for_app, wait_until, Driver};
 use super::common::Server;
 use super::{exclusive, expected_board, index};
 
@@ -299,6 +299,8 @@ async fn a_finished_game_is_reviewed_in_the_worker() {
     // The first mistake: the replay stands before it, the better move drawn as a ghost.
     click(&client, ".review-mistake").await;
     wait_until(&client, "return document.querySelectorAll('.board .ghost').length === 1", 5, "the better move").await;
+    js(&client, "document.getElementById('review-panel').scrollIntoView(); return 1").await;
+    screenshot(&client, "review").await;
     // The arrow keys walk the graph, and the replay follows.
     js(&client, "document.getElementById('review-graph').focus(); return 1").await;
     js(&client, "document.getElementById('review-graph').dispatchEvent(new KeyboardEvent('keydown', {key: 'Home', bubbles: true})); return 1").await;

@@ -190,9 +190,7 @@ impl<G: Searchable> Searcher<G> {
         self.tree = tree.descend(&mv).map(|tree| (tree, moves));
         Some(Choice { mv, stats, blundered })
     }
-}
 
-impl<G: Searchable> Searcher<G> {
     /// The tree for `game`, reached by `history`, searched for the level's playouts: the kept
     /// tree moved down the moves played since, or a new one.
     fn search(&mut self, game: &G, history: &[G::Move]) -> (Mcts<G>, SearchStats) {

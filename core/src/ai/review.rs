@@ -3,9 +3,10 @@
 //! each side's biggest mistakes with the move the search preferred (`tabula review`, the browser's
 //! worker; thresholds and measurements in docs/AI.md).
 //!
-//! A move's loss is its side's chance before it (the search's value of the best move there) minus
-//! its side's chance after it (the next position's value). Search values are noisy, so the move the
-//! search itself prefers loses nothing, and a loss below the game's inaccuracy threshold is no mark.
+//! A move's loss is its side's chance before it minus its side's chance after it, each the judge's
+//! value of that position (chess: its search score; the playout games: the mean of all the root's
+//! playouts). Search values are noisy, so the move the search itself prefers loses nothing, and a
+//! loss below the game's inaccuracy threshold is no mark.
 
 use serde::Serialize;
 use serde_json::Value;

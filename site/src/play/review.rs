@@ -139,7 +139,7 @@ fn toggle(frame: ReviewFrame) {
 }
 
 /// A review as the worker answers it.
-#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 struct Reviewed {
     values: Vec<f64>,
     marks: Vec<Option<String>>,
