@@ -27,6 +27,7 @@
 
 #[cfg(feature = "all-games")]
 pub mod ai;
+pub mod annotation;
 #[cfg(feature = "all-games")]
 mod any;
 #[cfg(feature = "edges")]
@@ -41,6 +42,7 @@ pub mod go;
 mod kind;
 #[cfg(feature = "popucom")]
 pub mod popucom;
+#[cfg(any(feature = "go", feature = "fairy"))]
 mod small_sort;
 #[cfg(feature = "triplex")]
 pub mod triplex;

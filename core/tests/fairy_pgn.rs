@@ -196,3 +196,32 @@ fn a_custom_variants_game_reads_back_where_it_is_played() {
     assert_eq!(replayed.fen(), game.fen());
     assert_eq!(Record::from_pgn(&text), Err(PgnError::Variant("my-griffin".into())));
 }
+
+/// A reviewed game writes lichess's marks and evaluations, which every PGN reader skips.
+#[test]
+fn a_reviewed_game_writes_glyphs_and_evaluations_and_reads_back_the_same_moves() {
+    use tabula_core::annotation::{Annotation, Mark};
+    let moves: Vec<UciMove> = ["e2e4", "e7e5", "g1f3", "d8h4"].iter().map(|m| UciMove((*m).into())).collect();
+    let record = Record { config: config("chess", None, false), moves, white: None, black: None, result: "*".into() };
+    let note =
+        |first_chance, mark, better: Option<&str>| Annotation { first_chance, mark, better: better.map(str::to_owned) };
+    let notes = [
+        note(0.6, None, None),
+        note(0.5916, Some(Mark::Inaccuracy), Some("Nc6")),
+        note(0.5, None, None),
+        note(0.995, Some(Mark::Blunder), Some("Nc6")),
+    ];
+    let text = record.to_pgn_annotated(&notes).unwrap();
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in [
+        "1. e4 { [%eval 1.10] } 1... e5 $6 { [%eval 1.01] Better: Nc6. }",
+        "2. Nf3 { [%eval 0.00] } 2... Qh4 $4 { [%eval 14.38] Better: Nc6. } *",
+    ] {
+        assert!(words.contains(part), "{part:?} missing from\n{text}");
+    }
+    assert!(text.lines().all(|line| line.len() <= 80), "{text}");
+    let back = Record::from_pgn(&text).unwrap();
+    assert_eq!(back.moves, record.moves);
+    assert_eq!(record.to_pgn_annotated(&[]).unwrap(), record.to_pgn().unwrap());
+    assert!(!record.to_pgn().unwrap().contains('{'));
+}

@@ -328,3 +328,51 @@ async fn a_finished_game_is_reviewed_in_the_worker() {
     wait_until(&client, "return !!document.getElementById('review-graph')", 60, "the review again").await;
     client.close().await.unwrap();
 }
+
+/// A reviewed chess game downloads as lichess exports an analysed one: every move with its
+/// evaluation, the hung queen marked a blunder with the better move; it reads back to the same
+/// moves. (SGF's notes: `core/src/go/sgf.rs` and `site/src/games/go/sgf.rs`.)
+#[tokio::test]
+async fn a_reviewed_game_downloads_with_its_review() {
+    use tabula_core::fairy::pgn::Record;
+
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    // 2...Qh4?? 3.Nxh4: Black gives its queen away.
+    let moves = ["e2e4", "e7e5", "g1f3", "d8h4", "f3h4"];
+    let saved = serde_json::json!({"config": {}, "moves": moves}).to_string();
+    client.goto(&format!("{}/chess/local", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    js(&client, &format!("localStorage.setItem('tabula.local.chess', {saved:?}); return 1")).await;
+    client.refresh().await.unwrap();
+    wait_for_app(&client).await;
+
+    // Before a review, the record is bare.
+    super::browser::capture_downloads(&client).await;
+    click(&client, "#download-pgn").await;
+    wait_until(&client, "return window.__downloads.length === 1", 5, "the PGN download").await;
+    let bare = js(&client, "return window.__downloads[0][1]").await;
+    assert!(!bare.as_str().unwrap().contains('{'), "{bare}");
+
+    click(&client, "#review").await;
+    wait_until(&client, "return !!document.getElementById('review-graph')", 60, "the review").await;
+    click(&client, "#download-pgn").await;
+    wait_until(&client, "return window.__downloads.length === 2", 5, "the reviewed PGN download").await;
+    let pgn = js(&client, "return window.__downloads[1][1]").await;
+    let pgn = pgn.as_str().unwrap();
+    assert_eq!(pgn.matches("[%eval ").count(), moves.len(), "an evaluation after every move: {pgn}");
+    let queen = pgn.find("Qh4").unwrap_or_else(|| panic!("{pgn}"));
+    assert!(pgn[queen..].starts_with("Qh4 $4 { [%eval ") && pgn[queen..].contains("Better: "), "{pgn}");
+    let record = Record::from_pgn(pgn).unwrap_or_else(|e| panic!("{e}: {pgn}"));
+    let read: Vec<&str> = record.moves.iter().map(|m| m.0.as_str()).collect();
+    assert_eq!(read, moves);
+
+    // A move changes the game: its record is bare again.
+    click(&client, "#takeback").await;
+    click(&client, "#download-pgn").await;
+    wait_until(&client, "return window.__downloads.length === 3", 5, "the PGN after a takeback").await;
+    let after = js(&client, "return window.__downloads[2][1]").await;
+    assert!(!after.as_str().unwrap().contains('{'), "{after}");
+    client.close().await.unwrap();
+}

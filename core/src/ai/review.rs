@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::player::{replay, to_json, AiRequest, Playable};
 use super::{reward, reward_for, AiError, Searchable, Searcher};
+pub use crate::annotation::Mark;
 use crate::game::{Game, Seat, Status};
 
 /// How much a move must lower its side's chance of winning (0 to 1) to be marked.
@@ -35,14 +36,6 @@ impl Thresholds {
             .find(|&(threshold, _)| loss >= threshold)
             .map(|(_, mark)| mark)
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mark {
-    Inaccuracy,
-    Mistake,
-    Blunder,
 }
 
 /// One position as the search sees it.

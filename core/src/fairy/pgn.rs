@@ -3,6 +3,7 @@
 //! read in SAN or UCI; comments, variations and annotation glyphs are skipped when reading.
 
 use super::{ChessConfig, UciMove, Variant};
+use crate::annotation::Annotation;
 use crate::game::{Game, Seat};
 
 /// A game as a PGN file holds it.
@@ -38,6 +39,14 @@ pub fn result_text(winner: Option<Seat>) -> &'static str {
     }
 }
 
+/// Centipawns as pawns with two decimals, `-1.05` (written by hand: no float formatting in the
+/// site's bundles).
+fn pawns(centipawns: i32) -> String {
+    let sign = if centipawns < 0 { "-" } else { "" };
+    let magnitude = centipawns.unsigned_abs();
+    format!("{sign}{}.{:02}", magnitude / 100, magnitude % 100)
+}
+
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 fn tag(name: &str, value: &str) -> String {
@@ -47,6 +56,14 @@ fn tag(name: &str, value: &str) -> String {
 impl Record {
     /// The record as PGN; an error if a move does not replay from the start.
     pub fn to_pgn(&self) -> Result<String, PgnError> {
+        self.to_pgn_annotated(&[])
+    }
+
+    /// The same with a review's notes on the moves (`notes[i]` on `moves[i]`), as lichess exports
+    /// an analysed game: the mark as a glyph (`$6`, `$2`, `$4`), then a comment with the
+    /// evaluation from White's side in pawns (`{ [%eval 0.35] }`, from the chance of winning, see
+    /// [`Annotation::centipawns`]) and the computer's better move.
+    pub fn to_pgn_annotated(&self, notes: &[Annotation]) -> Result<String, PgnError> {
         let mut game = super::Chess::new(self.config.clone()).map_err(|e| PgnError::Config(e.0))?;
         let mut text = String::new();
         let name =
@@ -72,11 +89,17 @@ impl Record {
             let white = game.status().to_move() == Some(Seat::One);
             if white {
                 tokens.push(format!("{number}."));
-            } else if ply == 0 {
+            } else if ply == 0 || notes.get(ply - 1).is_some() {
+                // Black's move after a comment carries its number again, as PGN exports write it.
                 tokens.push(format!("{number}..."));
             }
             let san = game.san(mv).ok_or_else(|| PgnError::Illegal { number: ply + 1, text: mv.0.clone() })?;
             tokens.push(san);
+            if let Some(note) = notes.get(ply) {
+                tokens.extend(note.mark.map(|mark| format!("${}", mark.nag())));
+                let better = note.better.as_ref().map(|better| format!(" Better: {better}.")).unwrap_or_default();
+                tokens.push(format!("{{ [%eval {}]{better} }}", pawns(note.centipawns())));
+            }
             game.play(mv).map_err(|_| PgnError::Illegal { number: ply + 1, text: mv.0.clone() })?;
         }
         tokens.push(self.result.clone());

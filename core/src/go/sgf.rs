@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use super::{Go, GoConfig, GoMove, KoRule, Vertex, BLACK, WHITE};
+use crate::annotation::{Annotation, Mark};
 use crate::game::{Game, Rejection, Seat};
 
 /// A game as an SGF file holds it.
@@ -63,6 +64,23 @@ fn point_text(size: usize, at: Vertex) -> String {
     format!("{x}{y}")
 }
 
+/// A move's note: its mark as SGF's move annotation, the chance and the better move as a comment.
+fn annotate(out: &mut String, note: &Annotation) {
+    let mut comment = format!("Black's chance of winning: {}%", note.percent());
+    if let Some(mark) = note.mark {
+        out.push_str(match mark {
+            Mark::Blunder => "BM[2]",
+            Mark::Mistake => "BM[1]",
+            Mark::Inaccuracy => "DO[]",
+        });
+        let _ = write!(comment, ". {}", mark.word());
+        if let Some(better) = &note.better {
+            let _ = write!(comment, "; better {better}");
+        }
+    }
+    let _ = write!(out, "C[{}]", escape(&comment));
+}
+
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
@@ -113,6 +131,14 @@ impl Record {
     /// The record as SGF: the root with the game info, then one node per move. Errors only if the
     /// moves do not replay.
     pub fn to_sgf(&self) -> Result<String, SgfError> {
+        self.to_sgf_annotated(&[])
+    }
+
+    /// The same with a review's notes on the moves (`notes[i]` on `moves[i]`; fewer notes than
+    /// moves leave the rest bare), as Go reviewers' files have them: black's chance of winning and
+    /// the computer's better move in a comment (`C`), the marks as SGF's own move annotations
+    /// (`BM[2]` a blunder, `BM[1]` a mistake, `DO[]` an inaccuracy).
+    pub fn to_sgf_annotated(&self, notes: &[Annotation]) -> Result<String, SgfError> {
         let mut game = Go::new(self.config.clone()).map_err(|e| SgfError::Config(e.0))?;
         let size = self.config.size;
         let mut out = format!(
@@ -142,6 +168,9 @@ impl Record {
                     let _ = write!(out, "\n;{letter}[]");
                 }
                 _ => continue,
+            }
+            if let Some(note) = notes.get(index) {
+                annotate(&mut out, note);
             }
             game.play(mv).map_err(|e| SgfError::Illegal { number: index + 1, at: mv_text(mv), code: e.code() })?;
         }
@@ -451,6 +480,23 @@ mod tests {
         assert_eq!(back.result.as_deref(), Some("W+R"));
         let colours: Vec<Option<Seat>> = back.moves.iter().map(GoMove::colour).collect();
         assert_eq!(colours, [Some(Seat::Two), Some(Seat::One), Some(Seat::Two), Some(Seat::One)]);
+        assert_eq!(Go::replay(back.config, &back.moves).unwrap(), Go::replay(record.config, &record.moves).unwrap());
+    }
+
+    #[test]
+    fn a_reviewed_game_writes_its_notes_and_reads_back_without_them() {
+        let record =
+            Record { config: config(9, 7.5, 0), moves: vec![play("E5"), play("A1"), play("D4")], ..Record::default() };
+        let notes = [
+            Annotation { first_chance: 0.55, mark: None, better: None },
+            Annotation { first_chance: 0.875, mark: Some(Mark::Blunder), better: Some("C3 [x]".into()) },
+        ];
+        let text = record.to_sgf_annotated(&notes).unwrap();
+        assert!(text.contains(";B[ee]C[Black's chance of winning: 55%]"), "{text}");
+        assert!(text.contains(";W[ai]BM[2]C[Black's chance of winning: 88%. blunder; better C3 [x\\]]"), "{text}");
+        assert!(text.contains(";B[df])"), "a move without a note is bare: {text}");
+        let back = Record::from_sgf(&text).unwrap();
+        assert_eq!(back.moves.len(), 3);
         assert_eq!(Go::replay(back.config, &back.moves).unwrap(), Go::replay(record.config, &record.moves).unwrap());
     }
 

@@ -133,9 +133,11 @@ pub struct Record<G: Game> {
     pub notice: Callback<String>,
 }
 
-/// A game's record file (PGN, SGF) written from a local game, its players' names and its result:
+/// A game's record file (PGN, SGF) written from a local game, its players' names, its result and
+/// the notes of its review with the computer (`notes[i]` on move `i + 1`; none if not reviewed):
 /// what a game's records module loaded on demand hands back.
-pub type RecordWriter<G> = fn(&History<G>, &[Option<String>; 2], Option<&(u8, String)>) -> String;
+pub type RecordWriter<G> =
+    fn(&History<G>, &[Option<String>; 2], Option<&(u8, String)>, &[tabula_core::annotation::Annotation]) -> String;
 
 /// A game's record buttons: in a room, a link to the server's record file in `format` (rooms'
 /// bundles carry no writer), labelled `label`; in a local game, what `local` makes with the game's
@@ -174,7 +176,10 @@ pub fn download_record<G: Game>(
         (record.history.get_untracked(), record.names.get_untracked(), record.result.get_untracked());
     leptos::task::spawn_local(async move {
         match writer.await {
-            Some(write) => crate::browser::download(file, mime, &write(&history, &names, result.as_ref())),
+            Some(write) => {
+                let notes = review::notes(history.len());
+                crate::browser::download(file, mime, &write(&history, &names, result.as_ref(), &notes));
+            }
             None => record.notice.run(i18n.t("code-unavailable")),
         }
     });

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use serde_json::Value;
+use tabula_core::annotation::{Annotation, Mark};
 use tabula_core::{Game, Seat};
 
 use super::computer::{self, Reply};
@@ -39,7 +40,7 @@ pub struct ReviewFrame {
     /// Positions to judge: the moves and the start.
     positions: usize,
     /// Move `ply` (from 1) as the game writes it, or, given a move (JSON), that move in its place.
-    notation: Box<Notation>,
+    notation: Rc<Notation>,
     colours: [&'static str; 2],
     step: RwSignal<Option<usize>>,
     /// Shows the replay before move `ply` with the move (JSON) the computer preferred as a ghost.
@@ -62,7 +63,7 @@ pub fn review_button<U: GameUi>(
             i18n,
             request: computer::request(U::SLUG.name(), &game, REVIEW_LEVEL, crate::browser::random_u64(), None),
             positions: game.len() + 1,
-            notation: Box::new(move |ply, instead| {
+            notation: Rc::new(move |ply, instead| {
                 let Some(before) = ply.checked_sub(1).filter(|&before| before < game.len()) else {
                     return String::new();
                 };
@@ -98,13 +99,22 @@ thread_local! {
     /// How to close the open panel (its code's: unmount it, stop the worker), and the number of
     /// positions it reviews.
     static OPEN: std::cell::RefCell<Option<(Closer, usize)>> = const { std::cell::RefCell::new(None) };
+    /// The notes of the last review finished, written into the game's records until the game
+    /// changes ([`close`]).
+    static NOTES: std::cell::RefCell<Vec<Annotation>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Closes the panel, if one is open, and stops its review: the game it reviews has changed.
 pub fn close() {
+    NOTES.with_borrow_mut(Vec::clear);
     if let Some((close, _)) = OPEN.with_borrow_mut(Option::take) {
         close();
     }
+}
+
+/// The review's notes on a game of `moves` moves, one a move; none if it has not been reviewed.
+pub fn notes(moves: usize) -> Vec<Annotation> {
+    NOTES.with_borrow(|notes| if notes.len() == moves { notes.clone() } else { Vec::new() })
 }
 
 #[leptos::wasm_split::wasm_split(review_panel, wasm_split_path = ::leptos::wasm_split, fallible)]
@@ -142,7 +152,7 @@ fn toggle(frame: ReviewFrame) {
 #[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 struct Reviewed {
     values: Vec<f64>,
-    marks: Vec<Option<String>>,
+    marks: Vec<Option<Mark>>,
     mistakes: Vec<Mistake>,
     accuracy: [f64; 2],
 }
@@ -151,8 +161,27 @@ struct Reviewed {
 struct Mistake {
     ply: usize,
     colour: u8,
-    mark: String,
+    mark: Mark,
     best: Option<Value>,
+}
+
+impl Reviewed {
+    /// What the game's records write of each move: the chance after it, its mark and, for a
+    /// listed mistake, the better move.
+    fn notes(&self, notation: &Notation) -> Vec<Annotation> {
+        (1..self.values.len())
+            .map(|ply| Annotation {
+                first_chance: self.values[ply] as f32,
+                mark: self.marks.get(ply - 1).copied().flatten(),
+                better: self
+                    .mistakes
+                    .iter()
+                    .find(|mistake| mistake.ply == ply)
+                    .and_then(|mistake| mistake.best.as_ref())
+                    .map(|best| notation(ply, Some(best))),
+            })
+            .collect()
+    }
 }
 
 fn panel(frame: ReviewFrame) -> impl IntoView {
@@ -161,14 +190,19 @@ fn panel(frame: ReviewFrame) -> impl IntoView {
     let reviewed = RwSignal::new(None::<Reviewed>);
     let problem = RwSignal::new(None::<String>);
     let running = RwSignal::new(true);
+    let notation = frame.notation.clone();
     computer::review(
         frame.request.clone(),
         move |n| judged.set(n),
         move |reply| {
             running.set(false);
             match reply {
-                Reply::Review(value) => match serde_json::from_value(value) {
-                    Ok(review) => reviewed.set(Some(review)),
+                Reply::Review(value) => match serde_json::from_value::<Reviewed>(value) {
+                    Ok(review) => {
+                        let notes = review.notes(&*notation);
+                        NOTES.with_borrow_mut(|kept| *kept = notes);
+                        reviewed.set(Some(review));
+                    }
                     Err(error) => problem.set(Some(error.to_string())),
                 },
                 Reply::Failed(reason) => problem.set(Some(reason)),
@@ -244,7 +278,7 @@ fn summary(frame: &ReviewFrame, review: Reviewed) -> impl IntoView {
                     ("ply", ply.into()),
                     ("player", colour(number).into()),
                     ("move", (frame.notation)(ply, None).into()),
-                    ("mark", i18n.t(&format!("review-mark-{}", mistake.mark)).into()),
+                    ("mark", i18n.t(&format!("review-mark-{}", mistake.mark.word())).into()),
                     ("before", percent(chance_of(number, before)).into()),
                     ("after", percent(chance_of(number, after)).into()),
                     ("better", better_text.into()),
@@ -253,7 +287,7 @@ fn summary(frame: &ReviewFrame, review: Reviewed) -> impl IntoView {
             let show_better = frame.show_better.clone();
             let show = move |_| show_better(ply, best.as_ref());
             view! {
-                <li><button class=format!("review-mistake mark-{} score-{number}", mistake.mark) on:click=show>{text}</button></li>
+                <li><button class=format!("review-mistake mark-{} score-{number}", mistake.mark.word()) on:click=show>{text}</button></li>
             }
         })
         .collect();
@@ -286,7 +320,7 @@ fn graph(frame: &ReviewFrame, review: &Reviewed) -> impl IntoView {
         .marks
         .iter()
         .enumerate()
-        .filter_map(|(i, mark)| mark.as_ref().map(|mark| (i + 1, mark.clone())))
+        .filter_map(|(i, mark)| mark.map(|mark| (i + 1, mark.word())))
         .map(|(ply, mark)| {
             let at = x(ply);
             view! { <line class=format!("tick mark-{mark}") x1=at x2=at y1="0" y2="1000" vector-effect="non-scaling-stroke" /> }

@@ -12,14 +12,21 @@ use {
     crate::browser,
     crate::i18n::{use_i18n, Arg, I18n},
     crate::play::{download_record, History, RecordWriter},
+    tabula_core::annotation::Annotation,
     tabula_core::fairy::pgn::{result_text, PgnError, Record as Pgn},
     tabula_core::fairy::ChessConfig,
     tabula_core::{Game, Seat},
 };
 
-/// The game as PGN, with the players' names and the result (a game still going is `*`).
+/// The game as PGN, with the players' names, the result (a game still going is `*`) and its
+/// review's notes, if any.
 #[cfg(feature = "local-screen")]
-pub fn export(history: &History<Chess>, names: &[Option<String>; 2], result: Option<&(u8, String)>) -> String {
+pub fn export(
+    history: &History<Chess>,
+    names: &[Option<String>; 2],
+    result: Option<&(u8, String)>,
+    notes: &[Annotation],
+) -> String {
     let record = Pgn {
         config: history.position(0).config().clone(),
         moves: history.moves().to_vec(),
@@ -28,7 +35,7 @@ pub fn export(history: &History<Chess>, names: &[Option<String>; 2], result: Opt
         result: result.map_or("*", |(winner, _)| result_text(Seat::from_number(*winner))).to_owned(),
     };
     // A history replays by construction; the fallback never shows.
-    record.to_pgn().unwrap_or_default()
+    record.to_pgn_annotated(notes).unwrap_or_default()
 }
 
 /// Why a pasted or opened record cannot be played.
@@ -191,7 +198,7 @@ mod tests {
     #[test]
     fn a_game_exports_to_pgn_and_imports_to_the_same_history() {
         let history = History::<Chess>::replay(json!({"variant": "capablanca"}), &moves("e2e4 e7e5 c1d3")).unwrap();
-        let text = export(&history, &[Some("Ann".into()), None], Some(&(2, "resign".into())));
+        let text = export(&history, &[Some("Ann".into()), None], Some(&(2, "resign".into())), &[]);
         assert!(text.contains("[White \"Ann\"]") && text.contains("[Result \"0-1\"]"), "{text}");
         assert!(text.contains("1. e4 e5 2. Ad3 0-1"), "{text}");
         let back = import(&text, &ChessConfig::default()).unwrap();

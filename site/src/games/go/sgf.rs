@@ -12,18 +12,34 @@ use {
     crate::browser,
     crate::i18n::{use_i18n, Arg, I18n},
     crate::play::{download_record, refusal_message, History, RecordWriter},
+    tabula_core::annotation::Annotation,
     tabula_core::go::sgf::{Record as SgfRecord, SgfError},
+    tabula_core::go::GoMove,
     tabula_core::{Game, Seat},
 };
 
-/// The game as SGF ([`SgfRecord::of_game`]): a local game's; a room's the server writes.
+/// The game as SGF ([`SgfRecord::of_game`]) with its review's notes, if any: a local game's; a
+/// room's the server writes.
 #[cfg(feature = "local-screen")]
-pub fn export(history: &History<Go>, names: &[Option<String>; 2], result: Option<&(u8, String)>) -> String {
+pub fn export(
+    history: &History<Go>,
+    names: &[Option<String>; 2],
+    result: Option<&(u8, String)>,
+    notes: &[Annotation],
+) -> String {
     let result = result.map(|(winner, reason)| (Seat::from_number(*winner), reason.as_str()));
     let config = history.position(0).config().clone();
     let record = SgfRecord::of_game(config, history.moves(), names.clone(), result);
+    // The record keeps plays and passes only (no scoring marks): so do its notes.
+    let notes: Vec<Annotation> = history
+        .moves()
+        .iter()
+        .zip(notes)
+        .filter(|(mv, _)| matches!(mv, GoMove::Play { .. } | GoMove::Pass { .. }))
+        .map(|(_, note)| note.clone())
+        .collect();
     // A history replays by construction; the fallback never shows.
-    record.and_then(|record| record.to_sgf()).unwrap_or_default()
+    record.and_then(|record| record.to_sgf_annotated(&notes)).unwrap_or_default()
 }
 
 /// A local game from an SGF file.
@@ -147,11 +163,26 @@ mod tests {
         let accept = |seat| GoMove::Accept { colour: Some(seat) };
         let moves = [play("C3"), pass, pass, accept(Seat::One), accept(Seat::Two)];
         let history = History::<Go>::replay(json!({"size": 5, "komi": 0.5}), &moves).unwrap();
-        let text = export(&history, &[Some("Ann".into()), None], Some(&(1, "score".into())));
+        let text = export(&history, &[Some("Ann".into()), None], Some(&(1, "score".into())), &[]);
         assert!(text.contains("RE[B+24.5]") && text.contains("PB[Ann]") && text.contains("TB["), "{text}");
         let back = import(&text).unwrap();
         assert_eq!(back.len(), 3, "marks and acceptances are not moves");
         assert_eq!(back.current().board(), history.position(3).board());
+    }
+
+    #[test]
+    fn a_reviewed_game_keeps_each_note_on_its_move() {
+        let pass = GoMove::Pass { colour: None };
+        let accept = |seat| GoMove::Accept { colour: Some(seat) };
+        let moves = [play("C3"), pass, pass, accept(Seat::One), accept(Seat::Two)];
+        let history = History::<Go>::replay(json!({"size": 5, "komi": 0.5}), &moves).unwrap();
+        let note = |percent: u8| Annotation { first_chance: f32::from(percent) / 100.0, ..Annotation::default() };
+        let notes: Vec<Annotation> = [60, 70, 80, 90, 100].into_iter().map(note).collect();
+        let text = export(&history, &[None, None], Some(&(1, "score".into())), &notes);
+        assert!(text.contains(";B[cc]C[Black's chance of winning: 60%]"), "{text}");
+        assert!(text.contains(";W[]C[Black's chance of winning: 70%]"), "{text}");
+        assert!(text.contains(";B[]C[Black's chance of winning: 80%]"), "{text}");
+        assert!(!text.contains("90%") && !text.contains("100%"), "acceptances are not SGF moves: {text}");
     }
 
     #[test]
