@@ -191,3 +191,24 @@ fn the_chess_player_answers_in_json_for_any_variant() {
     assert!(player.choose(&json!(null), &mate, None).unwrap().is_none());
     assert_eq!(player.choose(&json!(null), &[json!("e2e5")], None).unwrap_err().code(), "bad_moves");
 }
+
+/// `data/review-planted.jsonl`: games in which one side, at one move, gave away material that an
+/// outside engine says loses the game's balance (a piece by Fairy-Stockfish's search; a group of
+/// stones put in atari by GNU Go's score estimate), made by `xtask/measure/review_*_blunders.py`.
+/// The review at the browser's level names each as its side's biggest mistake, and marks it.
+#[test]
+fn planted_blunders_are_their_sides_biggest_mistakes() {
+    let mut games = std::collections::BTreeMap::<String, usize>::new();
+    for line in include_str!("data/review-planted.jsonl").lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let kind: GameKind = case["game"].as_str().unwrap().parse().unwrap();
+        let request = serde_json::from_value(json!({"config": case["config"], "moves": case["moves"]})).unwrap();
+        let review = tabula_core::ai::review_game(kind, &request, 3, 1, &mut |_| {}).unwrap();
+        let (ply, colour) = (case["ply"].as_u64().unwrap(), case["colour"].as_u64().unwrap());
+        let biggest = review["mistakes"].as_array().unwrap().iter().find(|m| m["colour"] == colour);
+        assert_eq!(biggest.map(|m| m["ply"].as_u64()), Some(Some(ply)), "{}: {review}", case["found"]);
+        assert!(!review["marks"][ply as usize - 1].is_null(), "{}: {review}", case["found"]);
+        *games.entry(kind.to_string()).or_default() += 1;
+    }
+    assert!(games.values().all(|&n| n >= 3) && games.len() == 2, "three cases of chess and of Go: {games:?}");
+}
