@@ -88,9 +88,9 @@ fn shown_here(id: &str) -> bool {
     if page_only && !page_bundle {
         return false;
     }
-    // The review with the computer: under local games.
+    // The review with the computer: under local games; a room's button hands its game to one.
     if id.starts_with("review") {
-        return feature("LOCAL_SCREEN");
+        return feature("LOCAL_SCREEN") || (id == "review" && feature("ROOM_SCREEN"));
     }
     // "Notify me when it is my move": a room's own.
     if id.starts_with("push-") {

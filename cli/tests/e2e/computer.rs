@@ -376,3 +376,47 @@ async fn a_reviewed_game_downloads_with_its_review() {
     assert!(!after.as_str().unwrap().contains('{'), "{after}");
     client.close().await.unwrap();
 }
+
+/// A spectator of a room game in progress reviews it: the room's "Review" hands the game to this
+/// device's local screen (in a slot of its own, so the local game saved there stays), which opens
+/// the review at once.
+#[tokio::test]
+async fn a_room_game_is_reviewed_on_the_local_screen() {
+    use rand::SeedableRng;
+
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let http = reqwest::Client::new();
+    let (room, url) = (super::room_code(), format!("{}/api/game", server.base));
+    let mut tokens = Vec::new();
+    for seat in [1, 2] {
+        let body = serde_json::json!({"roomId": room, "game": "popucom", "seat": seat});
+        let joined: Value = http.post(&url).json(&body).send().await.unwrap().json().await.unwrap();
+        tokens.push(joined["token"].as_str().expect("a seat's token").to_owned());
+    }
+    let (mut game, mut rng) = (Popucom::default(), rand::rngs::SmallRng::seed_from_u64(5));
+    for ply in 0..8 {
+        let cell = game.random_move(&mut rng).unwrap();
+        game.play_unchecked(&cell);
+        let body = serde_json::json!({"roomId": room, "token": tokens[ply % 2], "version": ply + 2, "move": cell});
+        let view: Value = http.put(&url).json(&body).send().await.unwrap().json().await.unwrap();
+        assert_eq!(view["version"], ply + 3, "{view}");
+    }
+
+    let client = driver.browser().await;
+    let own = r#"{"config":{},"moves":[{"row":4,"col":4}]}"#;
+    client.goto(&format!("{}/popucom/local", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    js(&client, &format!("localStorage.setItem('tabula.local.popucom', {own:?}); return 1")).await;
+    client.goto(&format!("{}/room/{room}", server.base)).await.unwrap();
+    wait_until(&client, "return document.querySelectorAll('ol.moves li').length === 8", 10, "the room's moves").await;
+    click(&client, "#review").await;
+    wait_until(&client, "return location.pathname === '/popucom/local'", 10, "the local screen").await;
+    wait_until(&client, "return !!document.getElementById('review-graph')", 60, "the review, opened at once").await;
+    let points = js(&client, "return document.querySelector('#review-graph .chance').getAttribute('points')").await;
+    assert_eq!(points.as_str().unwrap().split(' ').count(), 9, "the room's 8 moves and the start: {points}");
+    assert_eq!(js(&client, "return document.querySelectorAll('ol.moves li').length").await, 8);
+    let kept = js(&client, "return localStorage.getItem('tabula.local.popucom')").await;
+    assert_eq!(kept.as_str(), Some(own), "the player's own local game is kept");
+    client.close().await.unwrap();
+}

@@ -20,7 +20,7 @@ use crate::storage::{self, SavedGame};
 
 /// The game to start with, and the computer opponent if there is one: the saved game if it has
 /// these options and this kind of opponent (or none were given: "continue"), else a new one.
-fn starting_history<U: GameUi>() -> (History<U::G>, Option<Opponent>, Option<String>) {
+fn starting_history<U: GameUi>(slot: &str, reviewing: bool) -> (History<U::G>, Option<Opponent>, Option<String>) {
     let query = browser::query();
     let asked = Opponent::from_query(&query);
     let fresh = U::complete_config(config_of(&option_values(U::SLUG, &query))).and_then(History::<U::G>::new);
@@ -32,7 +32,7 @@ fn starting_history<U: GameUi>() -> (History<U::G>, Option<Opponent>, Option<Str
             return (default, asked, Some(error));
         }
     };
-    let saved = storage::saved_game(U::SLUG.name()).and_then(|saved| {
+    let saved = storage::saved_game(slot).and_then(|saved| {
         let moves: Vec<_> = saved.moves.into_iter().map(serde_json::from_value).collect::<Result<_, _>>().ok()?;
         Some((History::<U::G>::replay(saved.config, &moves).ok()?, saved.computer))
     });
@@ -41,7 +41,7 @@ fn starting_history<U: GameUi>() -> (History<U::G>, Option<Opponent>, Option<Str
         (saved, asked) => saved.is_none() && asked.is_none(),
     };
     match saved {
-        Some((saved, computer)) if query.is_empty() => (saved, computer, None),
+        Some((saved, computer)) if query.is_empty() || reviewing => (saved, computer, None),
         Some((saved, computer)) if saved.config() == fresh.config() && same_opponent(&computer) => {
             (saved, computer, None)
         }
@@ -53,7 +53,11 @@ fn starting_history<U: GameUi>() -> (History<U::G>, Option<Opponent>, Option<Str
 pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl IntoView {
     let _ = ui;
     let i18n = use_i18n();
-    let (start, computer, config_error) = starting_history::<U>();
+    // A room's game handed over for its review (`?review`) is kept in a slot of its own: the
+    // player's own local game stays saved.
+    let reviewing = browser::query() == "review";
+    let slot = if reviewing { format!("{}-review", U::SLUG.name()) } else { U::SLUG.name().to_owned() };
+    let (start, computer, config_error) = starting_history::<U>(&slot, reviewing);
     let history = RwSignal::new(start);
     let step = RwSignal::new(None::<usize>);
     let ghost = RwSignal::new(None::<<U::G as Game>::Move>);
@@ -70,7 +74,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
         review::close();
         history.with(|h| {
             let moves = h.moves_json();
-            storage::save_game(U::SLUG.name(), &SavedGame { config: h.config().clone(), moves, computer });
+            storage::save_game(&slot, &SavedGame { config: h.config().clone(), moves, computer });
         })
     });
 
@@ -290,7 +294,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                     resigned.set(None);
                     message.set(None);
                 }>{tr("new-game")}</button>
-                {(save_button::<U>(shown.into(), names), review_button::<U>(history.into(), step, better, better_at))}
+                {(save_button::<U>(shown.into(), names), review_button::<U>(history.into(), step, better, better_at, reviewing))}
                 {U::records(record)}
             </div>
             {super::parts::settings_panel()}

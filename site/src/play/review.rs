@@ -47,17 +47,19 @@ pub struct ReviewFrame {
     show_better: Rc<ShowBetter>,
 }
 
-/// The "Review" button and the place of the panel it opens (pressed again, closed). `better` is
-/// the ghost the board shows while the replay stands at `better_at`. All but the button loads with
-/// the panel's code: a page's first load carries the button alone.
+/// The "Review" button and the place of the panel it opens (pressed again, closed); opened at once
+/// when `open_now` (a room's game handed over for its review). `better` is the ghost the board
+/// shows while the replay stands at `better_at`. All but the button loads with the panel's code: a
+/// page's first load carries the button alone.
 pub fn review_button<U: GameUi>(
     history: Signal<History<U::G>>,
     step: RwSignal<Option<usize>>,
     better: RwSignal<Option<<U::G as Game>::Move>>,
     better_at: RwSignal<Option<usize>>,
+    open_now: bool,
 ) -> impl IntoView {
     let i18n = use_i18n();
-    let toggle = move |_| {
+    let toggle = move || {
         let game = history.get_untracked();
         let frame = ReviewFrame {
             i18n,
@@ -87,8 +89,12 @@ pub fn review_button<U: GameUi>(
             }
         });
     };
+    if open_now {
+        // The panel mounts once its code has loaded: after this screen is in the page.
+        toggle();
+    }
     view! {
-        <button class="button" id="review" disabled=move || history.with(|h| h.len() == 0) on:click=toggle>
+        <button class="button" id="review" disabled=move || history.with(|h| h.len() == 0) on:click=move |_| toggle()>
             {tr("review")}
         </button>
         <div id="review-host"></div>
