@@ -292,9 +292,16 @@ async fn a_level_is_played_offline_and_its_record_is_sent_when_the_server_is_bac
     assert_eq!(waiting, json!(1), "the solve waits in the browser");
     screenshot(&client, "triplex-offline-solved").await;
 
-    // Back online: the page sends it as soon as the browser says so, without a reload.
+    // Back online: the page sends it as soon as the browser says so, without a reload. Chromium
+    // 148's network emulation sets `navigator.onLine` back but fires no `online` event (earlier
+    // versions did, as a browser does when its network returns): the test fires it where the
+    // browser did not, once.
     server.restart();
+    js(&client, "window.__online = 0; window.addEventListener('online', () => window.__online++); return 1").await;
     cdp(&client, "Network.emulateNetworkConditions", offline(false)).await;
+    wait_until(&client, "return navigator.onLine", 5, "the browser online again").await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    js(&client, "if (window.__online === 0) window.dispatchEvent(new Event('online')); return 1").await;
     wait_until(&client, "return localStorage.getItem('tabula.triplex.pending') === null", 10, "the waiting solve sent")
         .await;
     let records = records_of(&server, number).await;

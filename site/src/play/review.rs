@@ -89,8 +89,9 @@ pub fn review_button<U: GameUi>(
             }
         });
     };
-    if open_now {
-        // The panel mounts once its code has loaded: after this screen is in the page.
+    // A room's game handed over (none if it did not replay: a fresh game, nothing to review). The
+    // panel mounts once its code has loaded: after this screen is in the page.
+    if open_now && history.with_untracked(|h| h.len() > 0) {
         toggle();
     }
     view! {
