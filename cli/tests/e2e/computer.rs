@@ -238,11 +238,12 @@ async fn popucom_playouts_in_the_worker_equal_the_native_ones_and_are_timed() {
         rounded(&native_rates)
     );
     // The best round of each (a busy moment slows one round, not all three): the browser's engine
-    // at least 70% of the native one's speed (docs/AI.md: 90 to 99% measured; 54% when the bundle
-    // was built for size).
+    // at least 60% of the native one's speed. Since the playout loop's inlining (issue 48) sped up
+    // the native build only, the ratio is 78% on this machine's Intel Xeon and 68% to 75% on its
+    // AMD EPYC (docs/AI.md); a bundle built for size ran at 54%, which this still fails.
     let best = |rates: &[f64]| rates.iter().copied().fold(0.0, f64::max);
     let ratio = best(&wasm_rates) / best(&native_rates);
-    assert!(ratio >= 0.7, "WASM at {:.0}% of native speed", ratio * 100.0);
+    assert!(ratio >= 0.6, "WASM at {:.0}% of native speed", ratio * 100.0);
     client.close().await.unwrap();
 }
 
