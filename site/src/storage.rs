@@ -178,9 +178,20 @@ fn saved_with_moves(json: &str) -> bool {
     serde_json::from_str::<Moves>(json).is_ok_and(|saved| !saved.moves.is_empty())
 }
 
+/// Where a room's game handed to the local screen for its review is kept (`?review`): beside, not
+/// over, the player's own local game of `game`.
+pub fn review_slot(game: &str) -> String {
+    format!("{game}-review")
+}
+
+/// Keeps a game already written as a [`SavedGame`]'s JSON (a room's, as the server sent it).
+pub fn save_game_json(slot: &str, json: &str) {
+    set(&format!("tabula.local.{slot}"), json);
+}
+
 pub fn save_game(game: &str, saved: &SavedGame) {
     if let Ok(json) = serde_json::to_string(saved) {
-        set(&format!("tabula.local.{game}"), &json);
+        save_game_json(game, &json);
     }
 }
 

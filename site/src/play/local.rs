@@ -56,7 +56,7 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
     // A room's game handed over for its review (`?review`) is kept in a slot of its own: the
     // player's own local game stays saved.
     let reviewing = browser::query() == "review";
-    let slot = if reviewing { format!("{}-review", U::SLUG.name()) } else { U::SLUG.name().to_owned() };
+    let slot = if reviewing { storage::review_slot(U::SLUG.name()) } else { U::SLUG.name().to_owned() };
     let (start, computer, config_error) = starting_history::<U>(&slot, reviewing);
     let history = RwSignal::new(start);
     let step = RwSignal::new(None::<usize>);

@@ -288,7 +288,7 @@ fn review_here(game: &str, room: RwSignal<Option<RoomView>>) {
         serde_json::to_string(&saved).ok()
     });
     if let Some(saved) = saved {
-        storage::set(&format!("tabula.local.{game}-review"), &saved);
+        storage::save_game_json(&storage::review_slot(game), &saved);
         browser::load_page(&format!("/{game}/local?review"));
     }
 }
