@@ -108,12 +108,7 @@ pub struct AnyGame(Box<dyn ErasedGame>);
 
 impl AnyGame {
     fn new<G: Game>(config: &Value) -> Result<Self, ConfigError> {
-        let config: G::Config = if config.is_null() {
-            G::Config::default()
-        } else {
-            serde_json::from_value(config.clone()).map_err(|e| ConfigError(e.to_string()))?
-        };
-        Ok(AnyGame(Box::new(G::new(config)?)))
+        Ok(AnyGame(Box::new(G::new(G::config_from_json(config)?)?)))
     }
 
     pub fn kind(&self) -> GameKind {

@@ -185,6 +185,20 @@ pub trait Game: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync 
     fn new(config: Self::Config) -> Result<Self, ConfigError>;
     fn config(&self) -> &Self::Config;
 
+    /// The config from its JSON (`null` is the default one). Serde's reader, unless a game reads
+    /// its own by hand where the derived one weighs on the web app's pages (fairy chess).
+    fn config_from_json(json: &serde_json::Value) -> Result<Self::Config, ConfigError> {
+        if json.is_null() {
+            return Ok(Self::Config::default());
+        }
+        serde_json::from_value(json.clone()).map_err(|e| ConfigError(e.to_string()))
+    }
+
+    /// The config as JSON, the counterpart of [`Game::config_from_json`].
+    fn config_to_json(config: &Self::Config) -> serde_json::Value {
+        serde_json::to_value(config).expect("configs serialise to JSON")
+    }
+
     /// The config a room stores: complete in itself, so a later change to the game's built-in
     /// data never changes a game in progress (fairy chess writes its variant's definition in).
     fn stored_config(&self) -> Self::Config {

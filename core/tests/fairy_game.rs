@@ -203,3 +203,42 @@ fn shatranj_stalemate_and_bare_king_lose() {
     let chess = Chess::new(ChessConfig { fen: Some("5K1k/R7/8/8/8/8/8/8 b - - 0 1".into()), ..ChessConfig::default() });
     assert_eq!(chess.unwrap().status().outcome().map(|o| (o.winner, o.reason)), Some((None, "stalemate")));
 }
+
+/// The chess config is read and written by hand (page sizes): it must read what serde's derived
+/// reader reads from an object, refuse what it refuses, and write what reads back the same. (Serde
+/// also reads a struct from an array of its fields; no config is written so.)
+#[test]
+fn the_hand_written_config_reader_agrees_with_serde() {
+    use serde_json::json;
+    use tabula_core::Game;
+    let readable = [
+        json!({}),
+        json!({"variant": "capablanca"}),
+        json!({"variant": "chess", "fen": null, "chess960": true}),
+        json!({"fen": "7k/8/6K1/8/8/8/8/R7 w - - 100 80"}),
+        json!({"variant": "mine", "definition": {"board": [8, 8]}, "compiled": "0563"}),
+        json!({"definition": null, "compiled": null}),
+    ];
+    for json in readable {
+        let by_serde: ChessConfig = serde_json::from_value(json.clone()).unwrap();
+        let by_hand = Chess::config_from_json(&json).unwrap_or_else(|e| panic!("{json}: {}", e.0));
+        assert_eq!(by_hand, by_serde, "{json}");
+        assert_eq!(by_hand.definition, by_serde.definition, "{json}");
+        let written = Chess::config_to_json(&by_hand);
+        assert_eq!(written, serde_json::to_value(&by_serde).unwrap(), "{json}");
+        assert_eq!(Chess::config_from_json(&written).unwrap(), by_hand, "{json} written back");
+    }
+    let refused = [
+        json!({"variant": 3}),
+        json!({"variant": null}),
+        json!({"fen": 1}),
+        json!({"chess960": "yes"}),
+        json!({"colour": "white"}),
+        json!("chess"),
+    ];
+    for json in refused {
+        assert!(serde_json::from_value::<ChessConfig>(json.clone()).is_err(), "serde reads {json}");
+        assert!(Chess::config_from_json(&json).is_err(), "read by hand: {json}");
+    }
+    assert_eq!(Chess::config_from_json(&serde_json::Value::Null).unwrap(), ChessConfig::default());
+}

@@ -299,7 +299,7 @@ fn only_a_game_s_own_files_name_its_engine() {
 /// read at once (history and measurements go to the docs that hold them).
 #[test]
 fn the_front_door_and_the_map_stay_short() {
-    for (file, limit) in [("README.md", 12 * 1024), ("docs/ARCHITECTURE.md", 20 * 1024)] {
+    for (file, limit) in [("README.md", 12_000), ("docs/ARCHITECTURE.md", 20_000)] {
         let size = std::fs::metadata(workspace().join(file)).unwrap().len();
         assert!(size < limit, "{file} is {size} bytes; keep it under {limit}");
     }

@@ -16,10 +16,9 @@ pub struct History<G: Game> {
 impl<G: Game> History<G> {
     /// A new game from a JSON config; the engine's message if it refuses the config.
     pub fn new(config: Value) -> Result<History<G>, String> {
-        let typed: G::Config = serde_json::from_value(config.clone()).map_err(|e| e.to_string())?;
-        let start = G::new(typed).map_err(|e| e.0)?;
+        let start = G::new(G::config_from_json(&config).map_err(|e| e.0)?).map_err(|e| e.0)?;
         // The config as the engine has it (defaults filled in), so saved games and SGF see it all.
-        let config = serde_json::to_value(start.config()).unwrap_or(config);
+        let config = G::config_to_json(start.config());
         Ok(History { config, moves: Vec::new(), positions: vec![start] })
     }
 
@@ -78,7 +77,7 @@ impl<G: Game> History<G> {
     /// start and replays the rest. A move the engine refuses is an error (the server only stores
     /// legal moves, so this means a different engine version).
     pub fn sync(&mut self, config: &Value, moves: &[G::Move]) -> Result<(), String> {
-        if !G::Config::deserialize_eq(config, &self.config).unwrap_or(false) {
+        if !same_config::<G>(config, &self.config) {
             *self = History::new(config.clone())?;
         }
         let common = self.moves.iter().zip(moves).take_while(|(a, b)| a == b).count();
@@ -90,17 +89,12 @@ impl<G: Game> History<G> {
     }
 }
 
-/// Compares two JSON configs as the engine reads them (`{}` and the defaults written out are the
-/// same config).
-trait DeserializeEq {
-    fn deserialize_eq(a: &Value, b: &Value) -> Option<bool>;
-}
-
-impl<C: serde::de::DeserializeOwned + PartialEq> DeserializeEq for C {
-    fn deserialize_eq(a: &Value, b: &Value) -> Option<bool> {
-        let a: C = serde_json::from_value(a.clone()).ok()?;
-        let b: C = serde_json::from_value(b.clone()).ok()?;
-        Some(a == b)
+/// Whether two JSON configs are the same as the engine reads them (`{}` and the defaults written
+/// out are the same config).
+fn same_config<G: Game>(a: &Value, b: &Value) -> bool {
+    match (G::config_from_json(a), G::config_from_json(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
     }
 }
 
