@@ -1,5 +1,6 @@
 //! `tabula bench <game>`: uniform random legal playouts from the start to the end, one thread,
-//! seeded, timed over several rounds; the last line is `playouts_per_sec=<median>`.
+//! seeded, timed over several rounds; the last line is `playouts_per_sec=<median>`. (`tabula bench
+//! fairy`, perft's nodes a second: `fairy/mod.rs`.)
 
 use std::time::{Duration, Instant};
 
@@ -7,6 +8,26 @@ use anyhow::{ensure, Result};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tabula_core::{Game, GameKind, Seat, Status};
+
+/// What `tabula bench` times: a game's playouts, or (`fairy`) the fairy engine's perft.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    Playouts(GameKind),
+    FairyPerft,
+}
+
+pub fn parse_target(name: &str) -> Result<Target, String> {
+    match name {
+        "fairy" => Ok(Target::FairyPerft),
+        _ => name.parse().map(Target::Playouts).map_err(|e: tabula_core::UnknownGame| e.to_string()),
+    }
+}
+
+/// The median of timed rounds' rates.
+pub fn median(mut rates: Vec<f64>) -> f64 {
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
 
 /// Wins per seat and draws, so the playouts' results are used (and shown as a sanity check).
 #[derive(Default)]
@@ -84,10 +105,8 @@ pub fn run(kind: GameKind, seconds: f64, seed: u64, rounds: u32) -> Result<()> {
         move_rates.push(tally.moves as f64 / start.elapsed().as_secs_f64());
     }
     if kind == GameKind::Go {
-        move_rates.sort_by(f64::total_cmp);
-        println!("moves_per_sec={:.0}", move_rates[move_rates.len() / 2]);
+        println!("moves_per_sec={:.0}", median(move_rates));
     }
-    rates.sort_by(f64::total_cmp);
-    println!("playouts_per_sec={:.0}", rates[rates.len() / 2]);
+    println!("playouts_per_sec={:.0}", median(rates));
     Ok(())
 }

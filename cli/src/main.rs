@@ -35,18 +35,30 @@ enum Command {
         /// The game the lines are for (popucom, edges).
         game: GameKind,
     },
-    /// Time uniform random playouts from the start to the end on one thread.
+    /// Time uniform random playouts from the start to the end on one thread; `fairy`: the fairy
+    /// chess engine's perft from a position instead.
     Bench {
-        game: GameKind,
-        /// Total time to spend, split evenly over the rounds.
+        /// A game (popucom, edges, go, chess), or `fairy`.
+        #[arg(value_parser = bench::parse_target)]
+        game: bench::Target,
+        /// Total time to spend, split evenly over the rounds (playouts).
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
-        /// Seed of the random generator; every round starts from it.
+        /// Seed of the random generator; every round starts from it (playouts).
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// How many timed rounds; the median is reported last.
         #[arg(long, default_value_t = 5)]
         rounds: u32,
+        /// `fairy`: a built-in variant.
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// `fairy`: the position (the variant's start when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// `fairy`: the perft depth.
+        #[arg(long, default_value_t = 5)]
+        depth: u32,
     },
     /// A computer player over JSON Lines: each line `{"config", "moves", "seat"?}` on stdin gets
     /// `{"move", "ms", "playouts", ...}` on stdout (`"move": null` when it has nothing to do).
@@ -175,7 +187,12 @@ enum TriplexCommand {
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay { game } => replay::run(game, std::io::stdin().lock(), std::io::stdout().lock()),
-        Command::Bench { game, seconds, seed, rounds } => bench::run(game, seconds, seed, rounds),
+        Command::Bench { game: bench::Target::Playouts(game), seconds, seed, rounds, .. } => {
+            bench::run(game, seconds, seed, rounds)
+        }
+        Command::Bench { game: bench::Target::FairyPerft, rounds, variant, fen, depth, .. } => {
+            fairy::bench_perft(&variant, fen.as_deref(), depth, rounds)
+        }
         Command::Ai { game, level, seed } => {
             ai::serve(game, level, seed, std::io::stdin().lock(), std::io::stdout().lock())
         }

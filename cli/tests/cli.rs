@@ -193,3 +193,28 @@ fn fairy_perft_reproduces_the_reference_files() {
         .failure();
     assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("line 1"));
 }
+
+/// `tabula bench fairy`: perft's nodes a second; the counts are the reference's (chess depth 3 is
+/// 8,902 in every perft table), so a wrong move generator cannot time itself.
+#[test]
+fn bench_fairy_times_perft_from_a_position() {
+    let output = tabula().args(["bench", "fairy", "--depth", "3", "--rounds", "3"]).assert().success();
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    let rounds: Vec<&str> = stdout.lines().filter(|l| l.starts_with("round ")).collect();
+    assert_eq!(rounds.len(), 3, "{stdout}");
+    assert!(rounds.iter().all(|l| l.contains("perft 3 = 8902 nodes")), "{stdout}");
+    let rate: f64 = stdout.lines().last().unwrap().strip_prefix("nodes_per_sec=").expect("last line").parse().unwrap();
+    assert!(rate > 0.0);
+    // Capablanca (10 x 8) from its start, as the reference counts it (`fairy-perft-public.jsonl`).
+    let output = tabula()
+        .args(["bench", "fairy", "--variant", "capablanca", "--depth", "2", "--rounds", "1"])
+        .assert()
+        .success();
+    assert!(String::from_utf8_lossy(&output.get_output().stdout).contains("perft 2 = 784 nodes"));
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let output =
+        tabula().args(["bench", "fairy", "--fen", kiwipete, "--depth", "2", "--rounds", "1"]).assert().success();
+    assert!(String::from_utf8_lossy(&output.get_output().stdout).contains("perft 2 = 2039 nodes"));
+    tabula().args(["bench", "fairy", "--variant", "nonesuch"]).assert().failure();
+    tabula().args(["bench", "checkers"]).assert().failure();
+}

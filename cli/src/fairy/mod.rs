@@ -1,6 +1,6 @@
 //! Fairy chess's part of the command line: `tabula fairy perft` (perft counts and legal moves of
 //! positions, in the reference format, `shared/vectors/fairy-*.jsonl`), the UCI engine (`tabula
-//! uci`, `uci.rs`) and its `tabula bench` playout.
+//! uci`, `uci.rs`), its `tabula bench` playout and `tabula bench fairy` (perft, timed).
 
 pub mod uci;
 
@@ -47,4 +47,26 @@ pub fn bench_playout(rng: &mut rand::rngs::SmallRng, tally: &mut crate::bench::T
     use tabula_core::Game;
     let game = Chess::new(ChessConfig::default()).expect("chess is built in");
     crate::bench::legal_playout(game, 300, rng, tally);
+}
+
+/// `tabula bench fairy`: perft to `depth` from `fen` (the variant's start by default), `rounds`
+/// times, one thread; a line per round and last `nodes_per_sec=<median>`. Perft, the reference
+/// counts' measure, is how fairy engines are compared (Fairy-Stockfish's `go perft`).
+pub fn bench_perft(name: &str, fen: Option<&str>, depth: u32, rounds: u32) -> Result<()> {
+    anyhow::ensure!(rounds > 0, "--rounds must be at least 1");
+    anyhow::ensure!((1..=12).contains(&depth), "--depth must be 1 to 12");
+    let variant = Variant::named(name).with_context(|| format!("unknown variant {name:?}"))?;
+    let fen = fen.or(variant.start.as_deref()).context("the variant has no start position: give --fen")?;
+    let position = Position::from_fen(variant, fen, false).map_err(anyhow::Error::msg)?;
+    let mut rates = Vec::new();
+    for round in 1..=rounds {
+        let start = std::time::Instant::now();
+        let nodes = position.perft(variant, depth);
+        let seconds = start.elapsed().as_secs_f64();
+        let rate = nodes as f64 / seconds;
+        println!("round {round}: perft {depth} = {nodes} nodes in {seconds:.3} s, {rate:.0} nodes/s");
+        rates.push(rate);
+    }
+    println!("nodes_per_sec={:.0}", crate::bench::median(rates));
+    Ok(())
 }
