@@ -421,3 +421,36 @@ async fn a_room_game_is_reviewed_on_the_local_screen() {
     assert_eq!(kept.as_str(), Some(own), "the player's own local game is kept");
     client.close().await.unwrap();
 }
+
+/// A whole chess game (120 plies) and a 9x9 Go game (60 moves), each played by the computer at
+/// level 3 against itself (`data/review-games.jsonl`, written by `xtask/measure/self_play.py`), are
+/// reviewed in the worker: a chance for every position, each side's accuracy. The time each took
+/// is printed (docs/AI.md: the budget is meant to keep such games under about 20 seconds on a
+/// phone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_chess_and_go_games_are_reviewed_in_the_worker() {
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    let games: Vec<Value> =
+        include_str!("data/review-games.jsonl").lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(games.len(), 2);
+    for record in games {
+        let (game, moves) = (record["game"].as_str().unwrap(), record["moves"].as_array().unwrap());
+        let saved = serde_json::json!({"config": record["config"], "moves": moves}).to_string();
+        client.goto(&format!("{}/{game}/local", server.base)).await.unwrap();
+        wait_for_app(&client).await;
+        js(&client, &format!("localStorage.setItem('tabula.local.{game}', {saved:?}); return 1")).await;
+        client.refresh().await.unwrap();
+        wait_for_app(&client).await;
+        let start = Instant::now();
+        click(&client, "#review").await;
+        wait_until(&client, "return !!document.getElementById('review-graph')", 300, "the review").await;
+        println!("{game}: {} moves reviewed in the worker in {:?}", moves.len(), start.elapsed());
+        let points = js(&client, "return document.querySelector('#review-graph .chance').getAttribute('points')").await;
+        assert_eq!(points.as_str().unwrap().split(' ').count(), moves.len() + 1, "{game}: a chance for every position");
+        let accuracy = text(&client, ".review-accuracy").await;
+        assert_eq!(accuracy.matches("accuracy").count(), 2, "{game}: {accuracy}");
+    }
+    client.close().await.unwrap();
+}
