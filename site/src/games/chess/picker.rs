@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use tabula_core::fairy::reach::{CAPTURE, HOP, MOVE, SOMETIMES};
-use tabula_core::fairy::{Chess, ChessConfig, Variant};
+use tabula_core::fairy::{Chess, Variant};
 use tabula_core::Game;
 
 use super::board::{figure_use, placement};
@@ -192,7 +192,7 @@ pub fn variant_card(config: Signal<serde_json::Value>) -> impl IntoView {
     check_as_written(i18n, custom);
     let html = Memo::new(move |_| {
         let completed = ChessUi::complete_config(config.get()).ok()?;
-        let game = Chess::new(serde_json::from_value::<ChessConfig>(completed).ok()?).ok()?;
+        let game = Chess::new(Chess::config_from_json(&completed).ok()?).ok()?;
         // The page reads no definitions: a custom variant's description comes from the text.
         let description = custom.get().then(|| {
             let definition = custom::editor().text.with(|text| serde_json::from_str::<serde_json::Value>(text).ok());
