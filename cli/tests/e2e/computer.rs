@@ -59,6 +59,17 @@ async fn saved(client: &fantoccini::Client, game: &str) -> (Value, Vec<Value>) {
 }
 
 /// Waits until the page's saved game has `count` moves; returns how long that took.
+/// The local screen of `game` with `config` and `moves` saved as its game (as a player who left
+/// it so would find it).
+async fn open_saved_local_game(client: &fantoccini::Client, base: &str, game: &str, config: &Value, moves: &[Value]) {
+    let saved = serde_json::json!({"config": config, "moves": moves}).to_string();
+    client.goto(&format!("{base}/{game}/local")).await.unwrap();
+    wait_for_app(client).await;
+    js(client, &format!("localStorage.setItem('tabula.local.{game}', {saved:?}); return 1")).await;
+    client.refresh().await.unwrap();
+    wait_for_app(client).await;
+}
+
 async fn moves_reach(client: &fantoccini::Client, game: &str, count: usize, within: Duration, what: &str) -> Duration {
     let start = Instant::now();
     loop {
@@ -267,12 +278,7 @@ async fn a_finished_game_is_reviewed_in_the_worker() {
         game.play_unchecked(&cell);
     }
     let first_chance = tabula_core::ai::reward(&game.status()).expect("the game is over");
-    let saved = serde_json::json!({"config": {}, "moves": moves}).to_string();
-    client.goto(&format!("{}/popucom/local", server.base)).await.unwrap();
-    wait_for_app(&client).await;
-    js(&client, &format!("localStorage.setItem('tabula.local.popucom', {saved:?}); return 1")).await;
-    client.refresh().await.unwrap();
-    wait_for_app(&client).await;
+    open_saved_local_game(&client, &server.base, "popucom", &serde_json::json!({}), &moves).await;
 
     let start = Instant::now();
     click(&client, "#review").await;
@@ -342,12 +348,8 @@ async fn a_reviewed_game_downloads_with_its_review() {
     let client = driver.browser().await;
     // 2...Qh4?? 3.Nxh4: Black gives its queen away.
     let moves = ["e2e4", "e7e5", "g1f3", "d8h4", "f3h4"];
-    let saved = serde_json::json!({"config": {}, "moves": moves}).to_string();
-    client.goto(&format!("{}/chess/local", server.base)).await.unwrap();
-    wait_for_app(&client).await;
-    js(&client, &format!("localStorage.setItem('tabula.local.chess', {saved:?}); return 1")).await;
-    client.refresh().await.unwrap();
-    wait_for_app(&client).await;
+    let played: Vec<Value> = moves.iter().map(|&m| m.into()).collect();
+    open_saved_local_game(&client, &server.base, "chess", &serde_json::json!({}), &played).await;
 
     // Before a review, the record is bare.
     super::browser::capture_downloads(&client).await;
@@ -437,12 +439,7 @@ async fn whole_chess_and_go_games_are_reviewed_in_the_worker() {
     assert_eq!(games.len(), 2);
     for record in games {
         let (game, moves) = (record["game"].as_str().unwrap(), record["moves"].as_array().unwrap());
-        let saved = serde_json::json!({"config": record["config"], "moves": moves}).to_string();
-        client.goto(&format!("{}/{game}/local", server.base)).await.unwrap();
-        wait_for_app(&client).await;
-        js(&client, &format!("localStorage.setItem('tabula.local.{game}', {saved:?}); return 1")).await;
-        client.refresh().await.unwrap();
-        wait_for_app(&client).await;
+        open_saved_local_game(&client, &server.base, game, &record["config"], moves).await;
         let start = Instant::now();
         click(&client, "#review").await;
         wait_until(&client, "return !!document.getElementById('review-graph')", 300, "the review").await;
