@@ -72,6 +72,17 @@ pub fn focus(id: &str) {
     }
 }
 
+/// Views written as one piece of HTML replace their elements when they change: when the focus is
+/// on one of them (an id starting with `prefix`), it goes to the new element of id `to` (the same
+/// id when `None`) once written. Called while the HTML is made, before it is written.
+pub fn keep_focus(prefix: &str, to: Option<String>) {
+    let Some(focused) = document().and_then(|d| d.active_element()).map(|a| a.id()) else { return };
+    if focused.starts_with(prefix) {
+        let id = to.unwrap_or(focused);
+        leptos::task::spawn_local(async move { focus(&id) });
+    }
+}
+
 pub fn page_visible() -> bool {
     document().is_none_or(|d| d.visibility_state() == web_sys::VisibilityState::Visible)
 }

@@ -100,8 +100,24 @@ async fn a_local_game_with_a_promotion_and_castling_shows_the_engines_position()
     let targets = js(&client, "return [...document.querySelectorAll('.sq.target')].map(s => s.id).sort()").await;
     assert_eq!(targets, json!(["square-e3", "square-e4"]));
     click(&client, "#square-e2").await;
+    // The first move by keyboard (WebDriver's Enter, ArrowUp): the focus stays on the board while
+    // its squares are drawn again.
+    js(&client, "document.getElementById('square-e2').focus(); return true").await;
+    let active = "return document.activeElement.id";
+    client.active_element().await.unwrap().send_keys("\u{E007}").await.unwrap();
+    wait_until(&client, "return document.getElementById('square-e4').classList.contains('target')", 5, "e2 selected")
+        .await;
+    assert_eq!(js(&client, active).await, json!("square-e2"), "the selected square keeps the focus");
+    for _ in 0..2 {
+        client.active_element().await.unwrap().send_keys("\u{E013}").await.unwrap();
+    }
+    wait_until(&client, "return document.activeElement.id === 'square-e4'", 5, "two squares up").await;
+    client.active_element().await.unwrap().send_keys("\u{E007}").await.unwrap();
+    game.play_unchecked(&UciMove("e2e4".into()));
+    see(&client, &game, "e2e4 by keyboard").await;
+    assert_eq!(js(&client, active).await, json!("square-e4"), "the focus after the move");
     // b7xa8=Q through the chooser, then both sides castle short.
-    let moves = "e2e4 d7d5 e4d5 c7c6 d5c6 g8f6 c6b7 c8d7 b7a8q e7e6 g1f3 f8e7 f1c4 e8g8 e1g1";
+    let moves = "d7d5 e4d5 c7c6 d5c6 g8f6 c6b7 c8d7 b7a8q e7e6 g1f3 f8e7 f1c4 e8g8 e1g1";
     for (index, uci) in moves.split(' ').enumerate() {
         play(&client, uci).await;
         game.check(&UciMove(uci.into())).unwrap();

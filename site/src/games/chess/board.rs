@@ -143,7 +143,11 @@ fn lift(files: usize, square: usize, by: Option<(i32, i32)>) {
 
 /// The board square under a point of the page (`square-e4` ids).
 fn square_at(x: i32, y: i32, files: usize) -> Option<usize> {
-    let element = browser::document()?.element_from_point(x as f32, y as f32)?;
+    square_in(browser::document()?.element_from_point(x as f32, y as f32)?, files)
+}
+
+/// The board square `element` is, or is in.
+fn square_in(element: web_sys::Element, files: usize) -> Option<usize> {
     let id = element.closest(".sq").ok()??.id();
     read_square(files, id.strip_prefix("square-")?).map(|(square, _)| square)
 }
@@ -159,21 +163,24 @@ pub fn figure_use(name: &str) -> String {
     format!("<use href=\"{FIGURES}#{name}\"/>")
 }
 
-/// A piece: its drawing, or its letter in a disc when it has none (a custom piece). Both carry the
-/// letter, for tests.
-fn piece_view(piece: Piece, figure: &Option<String>) -> AnyView {
-    let class = format!("piece side-{}", piece.seat.number());
-    let letter = piece.letter.to_string();
+/// A piece's HTML: its drawing, or its letter in a disc when it has none (a custom piece). Both
+/// carry the letter, for tests.
+fn piece_html(piece: Piece, figure: Option<&str>) -> String {
+    let (seat, letter) = (piece.seat.number(), piece.letter);
     match figure {
-        Some(name) => view! {
-            <svg class=class + " figure" data-letter=letter viewBox="0 0 45 45" aria-hidden="true"
-                inner_html=figure_use(name)></svg>
-        }
-        .into_any(),
-        None => {
-            let text = letter.clone();
-            view! { <span class=class data-letter=letter aria-hidden="true">{text}</span> }.into_any()
-        }
+        Some(name) => format!(
+            "<svg class=\"piece side-{seat} figure\" data-letter=\"{letter}\" viewBox=\"0 0 45 45\" aria-hidden=\"true\">{}</svg>",
+            figure_use(&browser::escape_html(name))
+        ),
+        None => format!("<span class=\"piece side-{seat}\" data-letter=\"{letter}\" aria-hidden=\"true\">{letter}</span>"),
+    }
+}
+
+/// The id of the promotion chooser's button for `mv`: `promote-q`, or `promote-none` for staying.
+fn promotion_id(files: usize, mv: &UciMove) -> String {
+    match parse_uci(files, &mv.0).and_then(|(_, _, p)| p) {
+        Some(letter) => format!("promote-{}", letter.to_ascii_lowercase()),
+        None => "promote-none".to_owned(),
     }
 }
 
@@ -288,113 +295,135 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
         }
     };
     let prefix = if diagram { "diagram-square" } else { "square" };
-    let order = move || {
-        let mut squares = Vec::with_capacity(files * ranks);
-        for row in 0..ranks {
-            for col in 0..files {
-                let (file, rank) = if flipped.get() { (files - 1 - col, row) } else { (col, ranks - 1 - row) };
-                squares.push(rank * files + file);
-            }
-        }
-        squares
-    };
-    let square_view = move |square: usize| {
-        let (file, rank) = (square % files, square / files);
-        let class = move || {
-            let mut class = String::from(if (file + rank) % 2 == 0 { "sq dark" } else { "sq light" });
-            if let Some(piece) = pieces.with(|p| p[square]) {
-                class += &format!(" piece-{}", piece.seat.number());
-                // One's own pieces can be dragged: a swipe from them does not scroll the page.
-                if !diagram && Some(piece.seat) == acting.get() {
-                    class += " mine";
-                }
-            }
-            if selected.get() == Some(square) {
-                class += " selected";
-            }
-            if targets.with(|t| t.contains(&square)) {
-                class += " target";
-            }
-            if last_squares.get().is_some_and(|l| l.contains(&square)) {
-                class += " last";
-            }
-            if check_square.get() == Some(square) {
-                class += " check";
-            }
-            if ghost.with(|g| g.as_ref().and_then(|m| parse_uci(files, &m.0)).is_some_and(|(_, t, _)| t == square)) {
-                class += " ghost";
-            }
-            class
-        };
-        let label = move || {
-            let mut label = square_name(files, square);
-            match pieces.with(|p| p[square]) {
-                Some(piece) => label += &format!(", {}", piece_name(i18n, piece)),
-                None => label += &format!(", {}", i18n.t("chess-empty")),
-            }
-            if targets.with(|t| t.contains(&square)) {
-                label += &format!(", {}", i18n.t("chess-target"));
-            }
-            label
-        };
-        view! {
-            <button
-                id=format!("{prefix}-{}", square_name(files, square))
-                class=class
-                aria-label=label
-                aria-pressed=move || (selected.get() == Some(square)).then_some("true")
-                tabindex=move || if !diagram && focus.get() == square { "0" } else { "-1" }
-                disabled=diagram
-                on:click=move |_| {
-                    if !std::mem::take(&mut *dropped.write_value()) {
-                        on_tap(square)
-                    }
-                }
-                on:keydown=move |event: web_sys::KeyboardEvent| {
-                    // A key's click is a tap, even just after a drag.
-                    dropped.set_value(false);
-                    let (f, r) = ((square % files) as i32, (square / files) as i32);
-                    let turn = if flipped.get_untracked() { -1 } else { 1 };
-                    let (f, r) = match event.key().as_str() {
-                        "ArrowLeft" => (f - turn, r),
-                        "ArrowRight" => (f + turn, r),
-                        "ArrowUp" => (f, r + turn),
-                        "ArrowDown" => (f, r - turn),
-                        "Escape" => {
-                            selected.set(None);
-                            choosing.set(Vec::new());
-                            return;
+    // The squares as one piece of HTML, written again whenever anything on them changes: a view
+    // per square with five reactive attributes cost the chess bundles 3.7 to 3.9 KB more gzipped
+    // (docs/PERFORMANCE.md). The board reads clicks and keys from the square they reach.
+    let squares_html = move || {
+        let (flipped, selected, focus, acting) = (flipped.get(), selected.get(), focus.get(), acting.get());
+        let (last, check, targets) = (last_squares.get(), check_square.get(), targets.get());
+        let ghost = ghost.with(|g| g.as_ref().and_then(|m| parse_uci(files, &m.0)).map(|(_, to, _)| to));
+        let mut html = String::new();
+        pieces.with(|pieces| {
+            for row in 0..ranks {
+                for col in 0..files {
+                    let (file, rank) = if flipped { (files - 1 - col, row) } else { (col, ranks - 1 - row) };
+                    let square = rank * files + file;
+                    let name = square_name(files, square);
+                    let mut class = String::from(if (file + rank) % 2 == 0 { "sq dark" } else { "sq light" });
+                    let mut label = name.clone();
+                    let mut figure = String::new();
+                    match pieces[square] {
+                        Some(piece) => {
+                            class += &format!(" piece-{}", piece.seat.number());
+                            // One's own pieces can be dragged: a swipe from them does not scroll the page.
+                            if !diagram && Some(piece.seat) == acting {
+                                class += " mine";
+                            }
+                            label += &format!(", {}", piece_name(i18n, piece));
+                            figure = piece_html(piece, figure_of(piece.letter).as_deref());
                         }
-                        _ => return,
-                    };
-                    if (0..files as i32).contains(&f) && (0..ranks as i32).contains(&r) {
-                        event.prevent_default();
-                        let next = r as usize * files + f as usize;
-                        focus.set(next);
-                        browser::focus(&format!("square-{}", square_name(files, next)));
+                        None => label += &format!(", {}", i18n.t("chess-empty")),
                     }
+                    let is_selected = selected == Some(square);
+                    let marks = [
+                        (is_selected, " selected"),
+                        (targets.contains(&square), " target"),
+                        (last.is_some_and(|l| l.contains(&square)), " last"),
+                        (check == Some(square), " check"),
+                        (ghost == Some(square), " ghost"),
+                    ];
+                    for (_, mark) in marks.iter().filter(|(on, _)| *on) {
+                        class += mark;
+                    }
+                    if targets.contains(&square) {
+                        label += &format!(", {}", i18n.t("chess-target"));
+                    }
+                    let pressed = if is_selected { " aria-pressed=\"true\"" } else { "" };
+                    let tabindex = if !diagram && focus == square { 0 } else { -1 };
+                    let disabled = if diagram { " disabled" } else { "" };
+                    html += &format!(
+                        "<button id=\"{prefix}-{name}\" class=\"{class}\" aria-label=\"{}\"{pressed} tabindex=\"{tabindex}\"{disabled}>{figure}</button>",
+                        browser::escape_html(&label)
+                    );
                 }
-            >
-                {move || pieces.with(|p| p[square]).map(|piece| piece_view(piece, &figure_of(piece.letter)))}
-            </button>
+            }
+        });
+        // A keyboard player's focus moves to the new square.
+        if !diagram {
+            browser::keep_focus("square-", Some(format!("square-{}", square_name(files, focus))));
+        }
+        html
+    };
+    let on_key = move |event: web_sys::KeyboardEvent| {
+        let Some(square) = event.target().and_then(|t| t.dyn_into().ok()).and_then(|e| square_in(e, files)) else {
+            return;
+        };
+        // A key's click is a tap, even just after a drag.
+        dropped.set_value(false);
+        let (f, r) = ((square % files) as i32, (square / files) as i32);
+        let turn = if flipped.get_untracked() { -1 } else { 1 };
+        let (f, r) = match event.key().as_str() {
+            "ArrowLeft" => (f - turn, r),
+            "ArrowRight" => (f + turn, r),
+            "ArrowUp" => (f, r + turn),
+            "ArrowDown" => (f, r - turn),
+            "Escape" => {
+                selected.set(None);
+                choosing.set(Vec::new());
+                return;
+            }
+            _ => return,
+        };
+        if (0..files as i32).contains(&f) && (0..ranks as i32).contains(&r) {
+            event.prevent_default();
+            // The squares are written again with the new one focusable, and it takes the focus.
+            focus.set(r as usize * files + f as usize);
         }
     };
-    let file_letters = move || {
-        (0..files)
-            .map(|c| {
-                let file = if flipped.get() { files - 1 - c } else { c };
-                view! { <span class="coord" aria-hidden="true">{((b'a' + file as u8) as char).to_string()}</span> }
-            })
-            .collect_view()
+    let on_click = move |event: web_sys::MouseEvent| {
+        let dragged = std::mem::take(&mut *dropped.write_value());
+        let square = event.target().and_then(|t| t.dyn_into().ok()).and_then(|e| square_in(e, files));
+        if let Some(square) = square.filter(|_| !dragged && !diagram) {
+            on_tap(square);
+        }
     };
-    let rank_numbers = move || {
-        (0..ranks)
-            .map(|row| {
-                let rank = if flipped.get() { row + 1 } else { ranks - row };
-                view! { <span class="coord" aria-hidden="true">{rank.to_string()}</span> }
-            })
-            .collect_view()
+    // The promotion's choices (where promotion is optional, grand's last three ranks, staying is
+    // one), as HTML: a click is read from its button's id.
+    let promotions = move || {
+        let button = |mv: &UciMove| {
+            let letter = parse_uci(files, &mv.0).and_then(|(_, _, p)| p);
+            let label = letter.map_or_else(|| i18n.t("chess-no-promotion"), |l| l.to_string());
+            format!(
+                "<button class=\"button\" id=\"{}\">{}</button>",
+                promotion_id(files, mv),
+                browser::escape_html(&label)
+            )
+        };
+        choosing.with(|moves| moves.iter().map(button).collect::<String>())
     };
+    let on_promote = move |event: web_sys::MouseEvent| {
+        let id = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|button| button.id());
+        let chosen =
+            choosing.with_untracked(|moves| moves.iter().find(|mv| id == Some(promotion_id(files, mv))).cloned());
+        if let Some(chosen) = chosen {
+            choosing.set(Vec::new());
+            selected.set(None);
+            play.run(chosen);
+        }
+    };
+    let coordinates = move |count: usize, name: fn(usize, usize) -> String| {
+        let flipped = flipped.get();
+        (0..count)
+            .map(|i| {
+                format!(
+                    "<span class=\"coord\" aria-hidden=\"true\">{}</span>",
+                    name(count, if flipped { count - 1 - i } else { i })
+                )
+            })
+            .collect::<String>()
+    };
+    let file_letters = move || coordinates(files, |_, file| ((b'a' + file as u8) as char).to_string());
+    let rank_numbers = move || coordinates(ranks, |count, row| (count - row).to_string());
     // The shown position's FEN (also of a step being replayed), to read or copy. Rooms have the
     // button only: the field did not fit their bundle's budget.
     let copy = move |_| browser::copy_text(&game.with_untracked(|g| g.fen()));
@@ -411,40 +440,24 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     let base = if diagram { "board chess-board diagram-board" } else { "board chess-board" };
     view! {
         <div class="chess-frame" style=format!("--files: {files}; --ranks: {ranks}")>
-            <div class="ranks">{rank_numbers}</div>
+            <div class="ranks" inner_html=rank_numbers></div>
             <div
                 class=base
                 on:pointerdown=pointer
                 on:pointermove=pointer
                 on:pointerup=pointer
                 on:pointercancel=pointer
+                on:click=on_click
+                on:keydown=on_key
                 role="group"
                 aria-label=move || i18n.t_with("chess-board-label", &[("files", files.into()), ("ranks", ranks.into())])
-            >
-                {move || order().into_iter().map(square_view).collect_view()}
-            </div>
-            <div class="files">{file_letters}</div>
+                inner_html=squares_html
+            ></div>
+            <div class="files" inner_html=file_letters></div>
         </div>
         {(!diagram).then(|| view! {
-            <Show when=move || choosing.with(|c| !c.is_empty())>
-                <div class="promotion actions" role="group" aria-label=tr("chess-promote")>
-                    {move || choosing.get().into_iter().map(|mv| {
-                        // Where promotion is optional (grand's last three ranks), staying is a choice too.
-                        let letter = parse_uci(files, &mv.0).and_then(|(_, _, p)| p);
-                        let id = letter.map_or("promote-none".to_owned(), |l| format!("promote-{}", l.to_ascii_lowercase()));
-                        let label = move || letter.map_or_else(|| i18n.t("chess-no-promotion"), |l| l.to_string());
-                        let chosen = mv.clone();
-                        view! {
-                            <button class="button" id=id
-                                on:click=move |_| {
-                                    choosing.set(Vec::new());
-                                    selected.set(None);
-                                    play.run(chosen.clone());
-                                }>{label}</button>
-                        }
-                    }).collect_view()}
-                </div>
-            </Show>
+            <div class="promotion actions" role="group" aria-label=tr("chess-promote") hidden=move || choosing.with(Vec::is_empty)
+                inner_html=promotions on:click=on_promote></div>
             <div class="actions">
                 <button class="button small-button" id="flip" on:click=move |_| turned.update(|t| *t = !*t)>{tr("chess-flip")}</button>
             </div>
