@@ -174,6 +174,13 @@ pub async fn click(client: &Client, css: &str) {
             .for_element(Locator::Css(css))
             .await
             .unwrap_or_else(|e| panic!("no {css}: {e}"));
+        // Some buttons are there but hidden until they apply (rooms): a player clicks them once shown.
+        for _ in 0..100 {
+            if element.is_displayed().await.unwrap_or(true) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         match element.click().await {
             Ok(_) => return,
             Err(e) if attempt < 3 && e.to_string().contains("stale element") => continue,

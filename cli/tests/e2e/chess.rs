@@ -643,7 +643,8 @@ async fn a_chess_takeback_is_asked_and_accepted_between_two_browsers() {
     }
     wait_until(&white, "return document.getElementById('role')?.textContent === 'Your turn'", 10, "white's turn").await;
     click(&white, "#takeback").await;
-    wait_until(&black, "return !!document.getElementById('accept-takeback')", 10, "the request").await;
+    wait_until(&black, "return !!document.getElementById('accept-takeback')?.checkVisibility()", 10, "the request")
+        .await;
     click(&black, "#accept-takeback").await;
     // White's last move and Black's reply go: White is to move again after 1. e4 c5.
     let mut expected_game = new_game("chess");

@@ -238,14 +238,21 @@ async fn a_player_who_leaves_can_be_claimed_against_and_takebacks_follow_the_roo
     click(&red, "#cell-40").await;
     wait_until(&blue, "return document.getElementById('cell-40').classList.contains('stone-1')", 10, "red's move")
         .await;
-    assert_eq!(js(&red, "return !document.getElementById('takeback')").await, Value::Bool(true), "no takeback button");
+    assert_eq!(
+        js(&red, "return !document.getElementById('takeback')?.checkVisibility()").await,
+        Value::Bool(true),
+        "no takeback button"
+    );
 
     // Blue stays: after the abandonment time nothing is offered.
     tokio::time::sleep(std::time::Duration::from_secs(5)).await;
-    assert_eq!(js(&red, "return !document.getElementById('opponent-away')").await, Value::Bool(true));
+    assert_eq!(
+        js(&red, "return !document.getElementById('opponent-away')?.checkVisibility()").await,
+        Value::Bool(true)
+    );
     // Blue leaves: red is offered the claim, and the win says why.
     blue.close().await.unwrap();
-    wait_until(&red, "return !!document.getElementById('claim-win')", 15, "the claim").await;
+    wait_until(&red, "return !!document.getElementById('claim-win')?.checkVisibility()", 15, "the claim").await;
     screenshot(&red, "opponent-away").await;
     click(&red, "#claim-win").await;
     wait_until(&red, "return !!document.querySelector('.turn.result')", 10, "the result").await;

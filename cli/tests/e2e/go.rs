@@ -350,7 +350,8 @@ async fn a_go_takeback_is_asked_and_accepted_between_two_browsers() {
     wait_until(&black, "return document.querySelectorAll('.go-board .pt.stone-2').length === 1", 10, "white's stone")
         .await;
     click(&white, "#takeback").await;
-    wait_until(&black, "return !!document.getElementById('accept-takeback')", 10, "the request").await;
+    wait_until(&black, "return !!document.getElementById('accept-takeback')?.checkVisibility()", 10, "the request")
+        .await;
     click(&black, "#accept-takeback").await;
     // White asked before black replied: only white's own move goes, and white moves again.
     let mut expected = Go::new(serde_json::from_value(json!({"size": 9})).unwrap()).unwrap();

@@ -132,7 +132,11 @@ async fn moves_reach_the_other_player_and_a_spectator_by_push_and_by_polling_wit
     // Polling still delivers every move, at its own pace (a poll a second, plus the request).
     assert!(poll95 <= 2_500.0, "without the push, moves arrived in {poll95:.0} ms at p95");
     for page in pages {
-        assert_eq!(js(page, "return !document.querySelector('.offline')").await, json!(true), "nothing alarming shown");
+        assert_eq!(
+            js(page, "return !document.querySelector('.offline')?.checkVisibility()").await,
+            json!(true),
+            "nothing alarming shown"
+        );
         page.clone().close().await.unwrap();
     }
 }

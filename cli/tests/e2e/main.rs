@@ -303,10 +303,22 @@ async fn a_lost_connection_is_shown_and_recovers_by_itself() {
     let (mut server, driver) = (Server::start(site_dist()), Driver::start());
     let (red, blue) = opened_game(&driver, &server).await;
     server.stop();
-    wait_until(&red, "return !!document.getElementById('connection-lost')", 10, "the connection-lost notice").await;
+    wait_until(
+        &red,
+        "return !!document.getElementById('connection-lost')?.checkVisibility()",
+        10,
+        "the connection-lost notice",
+    )
+    .await;
     assert_eq!(text(&red, "#connection-lost").await, "Connection lost, retrying…");
     server.restart();
-    wait_until(&red, "return !document.getElementById('connection-lost')", 20, "the notice to clear").await;
+    wait_until(
+        &red,
+        "return !document.getElementById('connection-lost')?.checkVisibility()",
+        20,
+        "the notice to clear",
+    )
+    .await;
     click(&blue, "#cell-0").await;
     wait_until(&red, "return document.getElementById('cell-0').classList.contains('stone-2')", 5, "play to go on")
         .await;
@@ -320,7 +332,13 @@ async fn a_takeback_is_asked_and_accepted_between_two_browsers() {
     click(&blue, "#cell-0").await;
     wait_until(&red, "return document.getElementById('cell-0').classList.contains('stone-2')", 10, "blue's move").await;
     click(&red, "#takeback").await;
-    wait_until(&blue, "return !!document.getElementById('accept-takeback')", 10, "the request on blue's screen").await;
+    wait_until(
+        &blue,
+        "return !!document.getElementById('accept-takeback')?.checkVisibility()",
+        10,
+        "the request on blue's screen",
+    )
+    .await;
     assert_eq!(text(&blue, "#role").await, "Your opponent asks to take back their last move and your reply (2 moves).");
     assert_eq!(text(&red, "#role").await, "You asked to take back your last move and your opponent's reply (2 moves).");
     click(&blue, "#accept-takeback").await;
@@ -336,7 +354,13 @@ async fn a_takeback_is_asked_and_accepted_between_two_browsers() {
         .await;
     // Asked before the other side replies: only the asker's own move, and blue may refuse.
     click(&red, "#takeback").await;
-    wait_until(&blue, "return !!document.getElementById('decline-takeback')", 10, "the second request").await;
+    wait_until(
+        &blue,
+        "return !!document.getElementById('decline-takeback')?.checkVisibility()",
+        10,
+        "the second request",
+    )
+    .await;
     assert_eq!(text(&blue, "#role").await, "Your opponent asks to take back their last move.");
     click(&blue, "#decline-takeback").await;
     wait_until(

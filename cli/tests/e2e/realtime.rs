@@ -406,7 +406,11 @@ async fn the_site_follows_a_room_on_supabase_realtime_and_polls_when_it_fails() 
     assert!(max <= 700.0, "every broadcast move arrived within {max:.0} ms (at most 700)");
     assert!(poll_max <= 3_000.0, "without the socket, moves arrived by polling in {poll_max:.0} ms at most");
     for page in pages {
-        assert_eq!(js(page, "return !document.querySelector('.offline')").await, json!(true), "nothing alarming shown");
+        assert_eq!(
+            js(page, "return !document.querySelector('.offline')?.checkVisibility()").await,
+            json!(true),
+            "nothing alarming shown"
+        );
         page.clone().close().await.unwrap();
     }
 }

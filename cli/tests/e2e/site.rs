@@ -302,7 +302,13 @@ async fn missing_rooms_say_so() {
     let (server, driver) = (Server::start(site_dist()), Driver::start());
     let client = driver.browser().await;
     client.goto(&format!("{}/room/nosuchroom", server.base)).await.unwrap();
-    wait_until(&client, "return !!document.getElementById('room-missing')", 10, "the missing-room notice").await;
+    wait_until(
+        &client,
+        "return !!document.getElementById('room-missing')?.checkVisibility()",
+        10,
+        "the missing-room notice",
+    )
+    .await;
     assert_eq!(text(&client, "#room-missing").await, "There is no room nosuchroom.");
     client.close().await.unwrap();
 

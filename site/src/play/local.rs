@@ -275,17 +275,15 @@ pub fn LocalScreen<U: GameUi>(#[prop(optional)] ui: PhantomData<U>) -> impl Into
                     }>{tr("take-back-one")}</button>
                 <button class="button" id="hint" disabled=move || acting.get().is_none() || hinting.get() || thinking()
                     on:click=hint>{tr("hint")}</button>
-                <Show when=move || result.get().is_none()>
-                    <button class="button" id="resign"
-                        on:click=move |_| if confirm_resign.get_untracked() {
-                            resigned.set(human.or_else(|| shown.with_untracked(|g| g.status().to_move())));
-                            confirm_resign.set(false);
-                        } else {
-                            confirm_resign.set(true)
-                        }>
-                        {move || if confirm_resign.get() { i18n.t("resign-confirm") } else { i18n.t("resign") }}
-                    </button>
-                </Show>
+                <button class="button" id="resign" hidden=move || result.get().is_some()
+                    on:click=move |_| if confirm_resign.get_untracked() {
+                        resigned.set(human.or_else(|| shown.with_untracked(|g| g.status().to_move())));
+                        confirm_resign.set(false);
+                    } else {
+                        confirm_resign.set(true)
+                    }>
+                    {move || if confirm_resign.get() { i18n.t("resign-confirm") } else { i18n.t("resign") }}
+                </button>
                 <button class="button" id="new-game" on:click=move |_| {
                     cancel_thinking();
                     history.update(|h| h.truncate(0));

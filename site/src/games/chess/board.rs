@@ -456,7 +456,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
             <div class="files" inner_html=file_letters></div>
         </div>
         {(!diagram).then(|| view! {
-            <div class="promotion actions" role="group" aria-label=tr("chess-promote") hidden=move || choosing.with(Vec::is_empty)
+            <div class="promotion actions" role="group" aria-label=tr("chess-promote")
                 inner_html=promotions on:click=on_promote></div>
             <div class="actions">
                 <button class="button small-button" id="flip" on:click=move |_| turned.update(|t| *t = !*t)>{tr("chess-flip")}</button>

@@ -177,16 +177,12 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     view! {
         <section class=format!("game online {}", U::SLUG.name())>
             {super::parts::room_header(room_id())}
-            <Show when=move || state.offline.get()>
-                <p class="offline" role="status" id="connection-lost">{tr("connection-lost")}</p>
-            </Show>
-            <Show when=move || state.missing.get()>
-                <p class="message" role="alert" id="room-missing">{move || i18n.t_with("room-not-found", &[("code", room_id().into())])}</p>
-                <p><Link route=Route::Game(U::SLUG) class="button primary">{tr(U::SLUG.title_id())}</Link></p>
-            </Show>
-            <Show when=move || state.broken.get()>
-                <p class="message" role="alert" id="room-broken">{tr("room-unreadable")}</p>
-            </Show>
+            <p class="offline" role="status" id="connection-lost" hidden=move || !state.offline.get()>{tr("connection-lost")}</p>
+            <p class="message" role="alert" id="room-missing" hidden=move || !state.missing.get()>
+                {move || i18n.t_with("room-not-found", &[("code", room_id().into())])}
+            </p>
+            <p hidden=move || !state.missing.get()><Link route=Route::Game(U::SLUG) class="button primary">{tr(U::SLUG.title_id())}</Link></p>
+            <p class="message" role="alert" id="room-broken" hidden=move || !state.broken.get()>{tr("room-unreadable")}</p>
             <Show when=move || room.with(Option::is_some)
                 fallback=move || view! { <p class="loading">{move || if state.missing.get() || state.broken.get() { String::new() } else { i18n.t("loading") }}</p> }>
                 <p class="role" id="role">{move || role_line(i18n, state, my_colour, over, your_turn)}</p>
@@ -194,24 +190,20 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                     {move || i18n.t_with("takebacks-line", &[("policy", i18n.t(super::takeback_policy_id(&policy())).into())])}
                     {move || watchers(state).map(|n| format!(" · {}", i18n.t_with("lobby-watching", &[("count", n.into())])))}
                 </p>
-                <Show when=move || opponent_away() == Some(true)>
-                    <div class="away" role="status" id="opponent-away">
-                        <p>{tr("opponent-away")}</p>
-                        <div class="actions">
-                            <button class="button primary" id="claim-win" disabled=move || acting_now.get()
-                                on:click=action("claim_win")>{tr("claim-win")}</button>
-                            <button class="button" id="claim-draw" disabled=move || acting_now.get()
-                                on:click=action("claim_draw")>{tr("claim-draw")}</button>
-                        </div>
+                <div class="away" role="status" id="opponent-away" hidden=move || opponent_away() != Some(true)>
+                    <p>{tr("opponent-away")}</p>
+                    <div class="actions">
+                        <button class="button primary" id="claim-win" disabled=move || acting_now.get()
+                            on:click=action("claim_win")>{tr("claim-win")}</button>
+                        <button class="button" id="claim-draw" disabled=move || acting_now.get()
+                            on:click=action("claim_draw")>{tr("claim-draw")}</button>
                     </div>
-                </Show>
-                <Show when=move || !seated() && !watching.get() && room.with(|r| r.as_ref().is_some_and(|r| r.seats.iter().any(|s| !s.taken)))>
-                    <label class="name">
-                        <span>{tr("your-name")}</span>
-                        <input id="player-name" maxlength="24" prop:value=storage::player_name()
-                            on:change=move |event| storage::set_player_name(&event_target_value(&event)) />
-                    </label>
-                </Show>
+                </div>
+                <label class="name" hidden=move || seated() || watching.get() || room.with(|r| r.as_ref().is_none_or(|r| r.seats.iter().all(|s| s.taken)))>
+                    <span>{tr("your-name")}</span>
+                    <input id="player-name" maxlength="24" prop:value=storage::player_name()
+                        on:change=move |event| storage::set_player_name(&event_target_value(&event)) />
+                </label>
                 <div class="actions seats">{move || seat_buttons::<U>(i18n, state, watching, take_seat)}</div>
                 // One child for both: a sixteenth child here would compile the views' code for
                 // sixteen-tuples, 1.5 KB of the bundle.
@@ -235,36 +227,25 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
                 </p>
                 <div class="actions moves-bar">{move || seated().then(|| U::move_buttons(props))}</div>
                 {super::parts::spoken_and_typed::<U>(history, step, acting, act, Callback::new(move |text: String| notice.set(Some(Said::Text(text)))))}
-                <Show when=move || seated() && takeback_by().is_some_and(|by| Some(by) != my_seat())>
-                    <div class="actions takeback-offer">
+                <div class="actions takeback-offer" hidden=move || !(seated() && takeback_by().is_some_and(|by| Some(by) != my_seat()))>
                         <button class="button primary" id="accept-takeback" disabled=move || acting_now.get()
                             on:click=action("accept_takeback")>{tr("takeback-accept")}</button>
                         <button class="button" id="decline-takeback" disabled=move || acting_now.get()
                             on:click=action("decline_takeback")>{tr("takeback-decline")}</button>
-                    </div>
-                </Show>
+                </div>
                 {move_list::<U>(history, step)}
                 <div class="actions">
-                    <Show when=move || may_ask_takeback() && !over.get()>
-                        <button class="button" id="takeback" disabled=move || acting_now.get()
-                            on:click=action("takeback")>{tr("takeback-ask")}</button>
-                    </Show>
-                    <Show when=move || seated() && takeback_by() == my_seat() && takeback_by().is_some()>
-                        <button class="button" id="withdraw-takeback" disabled=move || acting_now.get()
-                            on:click=action("decline_takeback")>{tr("takeback-withdraw")}</button>
-                    </Show>
-                    <Show when=move || seated() && !over.get()>
-                        <button class="button" id="resign" disabled=move || acting_now.get()
-                            on:click=move |_| if confirm_resign.get_untracked() { send.run(Request::Action("resign")) } else { confirm_resign.set(true) }>
-                            {move || if confirm_resign.get() { i18n.t("resign-confirm") } else { i18n.t("resign") }}
-                        </button>
-                    </Show>
-                    <Show when=move || seated() && over.get()>
-                        <button class="button primary" id="rematch" disabled=move || acting_now.get() on:click=action("rematch")>{tr("rematch")}</button>
-                    </Show>
-                    <Show when=move || over.get() || !seated()>
-                        <button class="button" id="review" on:click=review>{tr("review")}</button>
-                    </Show>
+                    <button class="button" id="takeback" hidden=move || !may_ask_takeback() || over.get() disabled=move || acting_now.get()
+                        on:click=action("takeback")>{tr("takeback-ask")}</button>
+                    <button class="button" id="withdraw-takeback" hidden=move || !(seated() && takeback_by() == my_seat() && takeback_by().is_some())
+                        disabled=move || acting_now.get() on:click=action("decline_takeback")>{tr("takeback-withdraw")}</button>
+                    <button class="button" id="resign" hidden=move || !seated() || over.get() disabled=move || acting_now.get()
+                        on:click=move |_| if confirm_resign.get_untracked() { send.run(Request::Action("resign")) } else { confirm_resign.set(true) }>
+                        {move || if confirm_resign.get() { i18n.t("resign-confirm") } else { i18n.t("resign") }}
+                    </button>
+                    <button class="button primary" id="rematch" hidden=move || !seated() || !over.get() disabled=move || acting_now.get()
+                        on:click=action("rematch")>{tr("rematch")}</button>
+                    <button class="button" id="review" hidden=move || !over.get() && seated() on:click=review>{tr("review")}</button>
                     {save_button::<U>(shown.into(), names)}
                     {U::records(record)}
                 </div>
