@@ -20,18 +20,23 @@ use crate::{browser, pages};
 #[component]
 fn LanguageSwitch() -> impl IntoView {
     let i18n = use_i18n();
+    let options = move || {
+        let chosen = i18n.lang.get();
+        let option = |lang: Lang| {
+            let selected = if lang == chosen { " selected" } else { "" };
+            format!("<option value=\"{}\"{selected}>{}</option>", lang.tag(), lang.native_name())
+        };
+        Lang::ALL.into_iter().map(option).collect::<String>()
+    };
     view! {
         <label class="language">
             <span class="visually-hidden">{tr("language")}</span>
-            <select id="language" on:change=move |event| {
+            // The options as one piece of HTML (fewer bytes in every bundle than a view each).
+            <select id="language" inner_html=options on:change=move |event| {
                 if let Some(lang) = Lang::from_tag(&event_target_value(&event)) {
                     i18n.set(lang);
                 }
-            }>
-                {Lang::ALL.into_iter().map(|lang| view! {
-                    <option value=lang.tag() selected=move || i18n.lang.get() == lang>{lang.native_name()}</option>
-                }).collect_view()}
-            </select>
+            }></select>
         </label>
     }
 }

@@ -48,9 +48,11 @@ async fn a_touch_screen_confirms_moves_and_the_setting_overrides_the_device() {
     screenshot(&phone, "confirm-ghost-popucom").await;
     click(&phone, "#cell-40").await;
     wait_until(&phone, "return document.getElementById('cell-40').classList.contains('stone-1')", 5, "the move").await;
-    // Or the confirm button, which sits apart from pass and resign.
+    // Or the confirm button, which sits apart from pass and resign (hidden while no move waits).
+    let confirm_shown = "return document.getElementById('confirm-move').checkVisibility({visibilityProperty: true})";
+    assert_eq!(js(&phone, confirm_shown).await, Value::Bool(false), "no move waits");
     click(&phone, "#cell-0").await;
-    wait_until(&phone, "return !document.getElementById('confirm-move').disabled", 5, "the confirm button").await;
+    wait_until(&phone, confirm_shown, 5, "the confirm button").await;
     click(&phone, "#confirm-move").await;
     wait_until(&phone, "return document.getElementById('cell-0').classList.contains('stone-2')", 5, "blue's move")
         .await;

@@ -101,14 +101,15 @@ fn is_960(fen: &str) -> bool {
 #[cfg(feature = "local-screen")]
 #[leptos::wasm_split::wasm_split(chess_pgn, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn pgn_code() -> Result<PgnCode, leptos::wasm_split::SplitLoaderError> {
-    Ok(PgnCode { import, export })
+    Ok(PgnCode { import: |i18n, text, playing| import(text, playing).map_err(|error| refusal(i18n, &error)), export })
 }
 
-/// [`import`] and [`export`], as the module loaded on demand hands them back.
+/// [`import`] (its refusal in the player's words) and [`export`], as the module loaded on demand
+/// hands them back.
 #[cfg(feature = "local-screen")]
 #[derive(Clone, Copy)]
 struct PgnCode {
-    import: fn(&str, &ChessConfig) -> Result<History<Chess>, Refusal>,
+    import: fn(I18n, &str, &ChessConfig) -> Result<History<Chess>, String>,
     export: RecordWriter<Chess>,
 }
 
@@ -149,13 +150,13 @@ fn loaders(record: Record<Chess>, load: Callback<History<Chess>>) -> impl IntoVi
                 record.notice.run(i18n.t("code-unavailable"));
                 return;
             };
-            match (code.import)(&text, &playing) {
+            match (code.import)(i18n, &text, &playing) {
                 Ok(history) => {
                     let moves = history.len();
                     load.run(history);
                     record.notice.run(i18n.t_with("pgn-loaded", &[("count", moves.into())]));
                 }
-                Err(error) => record.notice.run(refusal(i18n, &error)),
+                Err(refusal) => record.notice.run(refusal),
             }
         });
     };
