@@ -205,25 +205,18 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     // turns it.
     let turned = RwSignal::new(false);
     let flipped = Signal::derive(move || turned.get() != (own_side.get() == Some(Seat::Two)));
-    let pieces = Memo::new(move |_| game.with(|g| placement(&g.fen(), files, ranks)));
-    let targets = Memo::new(move |_| -> Vec<usize> {
-        selected
-            .get()
-            .map(|from| {
-                game.with(|g| destinations(&g.legal_moves(), files, from)).into_iter().map(|(t, _)| t).collect()
-            })
-            .unwrap_or_default()
-    });
-    let last_squares = Memo::new(move |_| last.get().and_then(|m| parse_uci(files, &m.0)).map(|(f, t, _)| [f, t]));
-    let check_square = Memo::new(move |_| {
+    // What the squares show, worked out when they are written (no memo each: fewer bytes).
+    let pieces = move || game.with(|g| placement(&g.fen(), files, ranks));
+    let targets = move |selected: Option<usize>| -> Vec<usize> {
+        let Some(from) = selected else { return Vec::new() };
+        game.with(|g| destinations(&g.legal_moves(), files, from)).into_iter().map(|(t, _)| t).collect()
+    };
+    let check_square = move |pieces: &[Option<Piece>]| {
         game.with(|g| {
-            let side = g.status().to_move()?;
-            if !g.in_check() {
-                return None;
-            }
-            pieces.with(|p| p.iter().position(|x| x.is_some_and(|x| x.seat == side && g.variant().is_royal(x.letter))))
+            let side = g.status().to_move().filter(|_| g.in_check())?;
+            pieces.iter().position(|x| x.is_some_and(|x| x.seat == side && g.variant().is_royal(x.letter)))
         })
-    });
+    };
     // A piece being dragged (mouse or touch), and whether the click that may end a drag is one.
     let drag = StoredValue::new(None::<Drag>);
     let dropped = StoredValue::new(false);
@@ -260,8 +253,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
         }
         if kind == "pointerdown" {
             dropped.set_value(false);
-            let mine =
-                |sq: usize| pieces.with_untracked(|p| p[sq]).is_some_and(|p| Some(p.seat) == acting.get_untracked());
+            let mine = |sq: usize| untrack(pieces)[sq].is_some_and(|p| Some(p.seat) == acting.get_untracked());
             let from = square_at(x, y, files).filter(|sq| mine(*sq) && !diagram && event.button() == 0);
             drag.set_value(from.map(|from| Drag { from, x, y, moved: false }));
             return;
@@ -300,54 +292,54 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     // (docs/PERFORMANCE.md). The board reads clicks and keys from the square they reach.
     let squares_html = move || {
         let (flipped, selected, focus, acting) = (flipped.get(), selected.get(), focus.get(), acting.get());
-        let (last, check, targets) = (last_squares.get(), check_square.get(), targets.get());
+        let pieces = pieces();
+        let (check, targets) = (check_square(&pieces), targets(selected));
+        let last = last.get().and_then(|m| parse_uci(files, &m.0)).map(|(from, to, _)| [from, to]);
         let ghost = ghost.with(|g| g.as_ref().and_then(|m| parse_uci(files, &m.0)).map(|(_, to, _)| to));
         let mut html = String::new();
-        pieces.with(|pieces| {
-            for row in 0..ranks {
-                for col in 0..files {
-                    let (file, rank) = if flipped { (files - 1 - col, row) } else { (col, ranks - 1 - row) };
-                    let square = rank * files + file;
-                    let name = square_name(files, square);
-                    let mut class = String::from(if (file + rank) % 2 == 0 { "sq dark" } else { "sq light" });
-                    let mut label = name.clone();
-                    let mut figure = String::new();
-                    match pieces[square] {
-                        Some(piece) => {
-                            class += &format!(" piece-{}", piece.seat.number());
-                            // One's own pieces can be dragged: a swipe from them does not scroll the page.
-                            if !diagram && Some(piece.seat) == acting {
-                                class += " mine";
-                            }
-                            label += &format!(", {}", piece_name(i18n, piece));
-                            figure = piece_html(piece, figure_of(piece.letter).as_deref());
+        for row in 0..ranks {
+            for col in 0..files {
+                let (file, rank) = if flipped { (files - 1 - col, row) } else { (col, ranks - 1 - row) };
+                let square = rank * files + file;
+                let name = square_name(files, square);
+                let mut class = String::from(if (file + rank) % 2 == 0 { "sq dark" } else { "sq light" });
+                let mut label = name.clone();
+                let mut figure = String::new();
+                match pieces[square] {
+                    Some(piece) => {
+                        class += &format!(" piece-{}", piece.seat.number());
+                        // One's own pieces can be dragged: a swipe from them does not scroll the page.
+                        if !diagram && Some(piece.seat) == acting {
+                            class += " mine";
                         }
-                        None => label += &format!(", {}", i18n.t("chess-empty")),
+                        label += &format!(", {}", piece_name(i18n, piece));
+                        figure = piece_html(piece, figure_of(piece.letter).as_deref());
                     }
-                    let is_selected = selected == Some(square);
-                    let marks = [
-                        (is_selected, " selected"),
-                        (targets.contains(&square), " target"),
-                        (last.is_some_and(|l| l.contains(&square)), " last"),
-                        (check == Some(square), " check"),
-                        (ghost == Some(square), " ghost"),
-                    ];
-                    for (_, mark) in marks.iter().filter(|(on, _)| *on) {
-                        class += mark;
-                    }
-                    if targets.contains(&square) {
-                        label += &format!(", {}", i18n.t("chess-target"));
-                    }
-                    let pressed = if is_selected { " aria-pressed=\"true\"" } else { "" };
-                    let tabindex = if !diagram && focus == square { 0 } else { -1 };
-                    let disabled = if diagram { " disabled" } else { "" };
-                    html += &format!(
-                        "<button id=\"{prefix}-{name}\" class=\"{class}\" aria-label=\"{}\"{pressed} tabindex=\"{tabindex}\"{disabled}>{figure}</button>",
-                        browser::escape_html(&label)
-                    );
+                    None => label += &format!(", {}", i18n.t("chess-empty")),
                 }
+                let is_selected = selected == Some(square);
+                let marks = [
+                    (is_selected, " selected"),
+                    (targets.contains(&square), " target"),
+                    (last.is_some_and(|l| l.contains(&square)), " last"),
+                    (check == Some(square), " check"),
+                    (ghost == Some(square), " ghost"),
+                ];
+                for (_, mark) in marks.iter().filter(|(on, _)| *on) {
+                    class += mark;
+                }
+                if targets.contains(&square) {
+                    label += &format!(", {}", i18n.t("chess-target"));
+                }
+                let pressed = if is_selected { " aria-pressed=\"true\"" } else { "" };
+                let tabindex = if !diagram && focus == square { 0 } else { -1 };
+                let disabled = if diagram { " disabled" } else { "" };
+                html += &format!(
+                    "<button id=\"{prefix}-{name}\" class=\"{class}\" aria-label=\"{}\"{pressed} tabindex=\"{tabindex}\"{disabled}>{figure}</button>",
+                    browser::escape_html(&label)
+                );
             }
-        });
+        }
         // A keyboard player's focus moves to the new square.
         if !diagram {
             browser::keep_focus("square-", Some(format!("square-{}", square_name(files, focus))));
