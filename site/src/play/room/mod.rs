@@ -188,10 +188,12 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
         <section class=format!("game online {}", U::SLUG.name())>
             {super::parts::room_header(room_id())}
             <p class="offline" role="status" id="connection-lost" hidden=move || !state.offline.get()>{tr("connection-lost")}</p>
-            <p class="message" role="alert" id="room-missing" hidden=move || !state.missing.get()>
-                {move || i18n.t_with("room-not-found", &[("code", room_id().into())])}
-            </p>
-            <p hidden=move || !state.missing.get()><Link route=Route::Game(U::SLUG) class="button primary">{tr(U::SLUG.title_id())}</Link></p>
+            // Mounted only when the room is missing: a hidden link named "Go" still reads to
+            // Lighthouse as a link without descriptive text.
+            <Show when=move || state.missing.get()>
+                <p class="message" role="alert" id="room-missing">{move || i18n.t_with("room-not-found", &[("code", room_id().into())])}</p>
+                <p><Link route=Route::Game(U::SLUG) class="button primary">{tr(U::SLUG.title_id())}</Link></p>
+            </Show>
             <p class="message" role="alert" id="room-broken" hidden=move || !state.broken.get()>{tr("room-unreadable")}</p>
             <Show when=move || room.with(Option::is_some)
                 fallback=move || view! { <p class="loading">{move || if state.missing.get() || state.broken.get() { String::new() } else { i18n.t("loading") }}</p> }>
