@@ -4,8 +4,6 @@
 //! tilings with a straight cut, fewer than 3 pieces, or that are not the smallest image of their
 //! symmetry class are dropped.
 
-use rustc_hash::FxHashMap;
-
 use super::{shape_of, Board, Placements, SHAPES, SHAPE_COUNT};
 
 /// A level: the rectangle, its pieces (numbered in reading order of their first cell) and the
@@ -59,9 +57,11 @@ fn unique_multisets(board: Board) -> Vec<[u8; SHAPE_COUNT]> {
         })
         .collect();
     // States wait in the bucket of their first empty cell (cells already covered are skipped, not
-    // stepped through): key = profile of the cells from there on, then the multiset so far.
-    let mut buckets: Vec<FxHashMap<u64, u8>> = vec![FxHashMap::default(); board.area() + 1];
-    buckets[0].insert(0, 1);
+    // stepped through). A state is a key: the profile of the cells from there on, then the multiset
+    // so far, and `TWICE` once it is reached by two tilings or more. A bucket is sorted and its
+    // equal keys merged when its cell comes: faster than a hash map of the same states.
+    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); board.area() + 1];
+    buckets[0].push(0);
     for cell in 0..board.area() {
         let (row, col) = ((cell / width), (cell % width) as isize);
         let fitting: Vec<(u64, u64)> = shapes
@@ -71,28 +71,44 @@ fn unique_multisets(board: Board) -> Vec<[u8; SHAPE_COUNT]> {
             })
             .map(|&(id, mask, ..)| (mask, 1u64 << (BITS_PER_SHAPE * id as u32)))
             .collect();
-        let states = std::mem::take(&mut buckets[cell]);
-        for (key, count) in states {
+        for state in merged(std::mem::take(&mut buckets[cell])) {
+            let (key, twice) = (state & !TWICE, state & TWICE);
             let profile = key >> PROFILE_SHIFT;
             let multiset = key & ((1 << PROFILE_SHIFT) - 1);
             for &(mask, one) in &fitting {
                 if profile & mask == 0 {
                     let covered = profile | mask;
                     let skip = covered.trailing_ones();
-                    let entry = buckets[cell + skip as usize]
-                        .entry((covered >> skip) << PROFILE_SHIFT | (multiset + one))
-                        .or_insert(0);
-                    *entry = (*entry + count).min(2);
+                    let next = (covered >> skip) << PROFILE_SHIFT | (multiset + one);
+                    debug_assert!(next & TWICE == 0, "a key reached the flag's bit");
+                    buckets[cell + skip as usize].push(next | twice);
                 }
             }
         }
     }
-    let states = std::mem::take(&mut buckets[board.area()]);
-    states
+    merged(std::mem::take(&mut buckets[board.area()]))
         .into_iter()
-        .filter(|&(key, count)| count == 1 && key >> PROFILE_SHIFT == 0)
-        .map(|(key, _)| std::array::from_fn(|shape| ((key >> (BITS_PER_SHAPE * shape as u32)) & 31) as u8))
+        .filter(|&state| state & TWICE == 0 && state >> PROFILE_SHIFT == 0)
+        .map(|key| std::array::from_fn(|shape| ((key >> (BITS_PER_SHAPE * shape as u32)) & 31) as u8))
         .collect()
+}
+
+/// A state's flag: two tilings or more reach it. Keys stay below it: a profile reaches at most two
+/// rows and two cells past its first cell (under 2^19 on the widest board, 8), above the
+/// multiset's 40 bits.
+const TWICE: u64 = 1 << 63;
+
+/// The states sorted, each key once: a key that came more than once is reached twice or more.
+fn merged(mut states: Vec<u64>) -> Vec<u64> {
+    states.sort_unstable_by_key(|&state| state & !TWICE);
+    states.dedup_by(|next, kept| {
+        let same = (*next ^ *kept) & !TWICE == 0;
+        if same {
+            *kept |= TWICE;
+        }
+        same
+    });
+    states
 }
 
 /// The tiling found on the portrait board, turned back to the level's own orientation.
