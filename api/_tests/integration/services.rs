@@ -335,12 +335,19 @@ impl OwnService {
         }
     }
 
+    /// Sends `signal`. After SIGSTOP it returns once every thread of the process shows as stopped:
+    /// a stop is delivered asynchronously, and on a busy machine a request sent at once was still
+    /// answered.
     pub fn signal(&self, signal: i32) {
-        if let Some(child) = self.child.lock().unwrap().as_ref() {
-            // SAFETY: kill has no memory effects; the pid is our own child's, not yet reaped.
-            unsafe {
-                libc::kill(child.id() as i32, signal);
-            }
+        let Some(pid) = self.child.lock().unwrap().as_ref().map(|child| child.id()) else { return };
+        // SAFETY: kill has no memory effects; the pid is our own child's, not yet reaped.
+        unsafe {
+            libc::kill(pid as i32, signal);
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while signal == libc::SIGSTOP && !stopped(pid) {
+            assert!(std::time::Instant::now() < deadline, "process {pid} did not stop in 5 s");
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
 
@@ -362,6 +369,15 @@ impl Drop for OwnService {
 }
 
 /// A PostgREST of one test's own in front of the shared database.
+/// Whether every thread of process `pid` is stopped (state `T` in `/proc/<pid>/task/*/stat`).
+fn stopped(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return false };
+    tasks.flatten().all(|task| {
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        stat.rsplit_once(") ").is_some_and(|(_, fields)| fields.starts_with(['T', 't']))
+    })
+}
+
 pub fn own_postgrest() -> OwnService {
     let port = free_port();
     OwnService::new(format!("http://127.0.0.1:{port}"), libc::SIGKILL, move || {
