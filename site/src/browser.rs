@@ -66,6 +66,16 @@ pub fn element_by_id<T: JsCast>(id: &str) -> Option<T> {
     document()?.get_element_by_id(id)?.dyn_into().ok()
 }
 
+/// The element an event reached.
+pub fn event_element(event: &web_sys::Event) -> Option<web_sys::Element> {
+    event.target()?.dyn_into().ok()
+}
+
+/// The element whose handler an event runs (the container, for a delegated handler).
+pub fn handler_element(event: &web_sys::Event) -> Option<web_sys::Element> {
+    event.current_target()?.dyn_into().ok()
+}
+
 pub fn focus(id: &str) {
     if let Some(element) = element_by_id::<web_sys::HtmlElement>(id) {
         let _ = element.focus();

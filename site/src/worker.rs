@@ -81,8 +81,11 @@ fn replay(replay: &Replay) -> Value {
     }
 }
 
+/// The worker's player, kept while its game, level and seed stay the same.
+type KeptPlayer = Option<((GameKind, u8, u64), AnyPlayer)>;
+
 thread_local! {
-    static PLAYER: RefCell<Option<((GameKind, u8, u64), AnyPlayer)>> = const { RefCell::new(None) };
+    static PLAYER: RefCell<KeptPlayer> = const { RefCell::new(None) };
 }
 
 /// Answers one message (JSON text), timing it with the worker's clock.

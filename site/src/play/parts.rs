@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use tabula_core::{Game, Seat};
-use wasm_bindgen::JsCast;
 
 use super::{colour_name, BoardProps, GameUi, History};
 use crate::browser;
@@ -110,7 +109,7 @@ pub fn move_list<U: GameUi>(history: Signal<History<U::G>>, step: RwSignal<Optio
         })
     };
     let on_click = move |event: web_sys::MouseEvent| {
-        let element = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let element = browser::event_element(&event);
         let id = element.and_then(|e| e.closest(".move").ok().flatten()).map(|b| b.id());
         if let Some(count) = id.and_then(|id| id.strip_prefix("move-")?.parse().ok()) {
             go_to(count);

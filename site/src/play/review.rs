@@ -348,8 +348,7 @@ fn graph(frame: &ReviewFrame, review: &Reviewed) -> impl IntoView {
         go_to(next);
     };
     let click = move |event: leptos::ev::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let Some(area) = event.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let Some(area) = crate::browser::handler_element(&event) else { return };
         let across = f64::from(event.offset_x()) / f64::from(area.client_width().max(1));
         go_to((across * moves as f64).round().clamp(0.0, moves as f64) as usize);
     };

@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 use tabula_core::fairy::{Chess, UciMove};
 use tabula_core::{Game, Seat};
-use wasm_bindgen::JsCast;
 
 use crate::browser;
 use crate::i18n::{tr, use_i18n, I18n};
@@ -266,7 +265,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
                 drag.set_value(Some(d));
                 selected.set(Some(d.from));
                 // Later moves and the release come to the board even off it.
-                if let Some(board) = event.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                if let Some(board) = browser::handler_element(&event) {
                     let _ = board.set_pointer_capture(event.pointer_id());
                 }
             }
@@ -347,7 +346,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
         html
     };
     let on_key = move |event: web_sys::KeyboardEvent| {
-        let Some(square) = event.target().and_then(|t| t.dyn_into().ok()).and_then(|e| square_in(e, files)) else {
+        let Some(square) = browser::event_element(&event).and_then(|e| square_in(e, files)) else {
             return;
         };
         // A key's click is a tap, even just after a drag.
@@ -374,7 +373,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
     };
     let on_click = move |event: web_sys::MouseEvent| {
         let dragged = std::mem::take(&mut *dropped.write_value());
-        let square = event.target().and_then(|t| t.dyn_into().ok()).and_then(|e| square_in(e, files));
+        let square = browser::event_element(&event).and_then(|e| square_in(e, files));
         if let Some(square) = square.filter(|_| !dragged && !diagram) {
             on_tap(square);
         }
@@ -394,7 +393,7 @@ pub fn ChessBoard(props: BoardProps<Chess>) -> impl IntoView {
         choosing.with(|moves| moves.iter().map(button).collect::<String>())
     };
     let on_promote = move |event: web_sys::MouseEvent| {
-        let id = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|button| button.id());
+        let id = browser::event_element(&event).map(|button| button.id());
         let chosen =
             choosing.with_untracked(|moves| moves.iter().find(|mv| id == Some(promotion_id(files, mv))).cloned());
         if let Some(chosen) = chosen {

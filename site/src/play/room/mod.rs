@@ -14,7 +14,6 @@ use std::marker::PhantomData;
 
 use leptos::prelude::*;
 use tabula_core::{Game, Seat};
-use wasm_bindgen::JsCast;
 
 use super::input::{carry_out, judge};
 use super::parts::{move_list, scoreboard, ConfirmBar};
@@ -177,7 +176,7 @@ pub fn RoomScreen<U: GameUi>(code: String, #[prop(optional)] ui: PhantomData<U>)
     let review = move |_| review_here(U::SLUG.name(), room);
     let seats = move || seat_buttons::<U>(i18n, state, watching);
     let on_seat = move |event: web_sys::MouseEvent| {
-        let id = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|b| b.id()).unwrap_or_default();
+        let id = browser::event_element(&event).map(|b| b.id()).unwrap_or_default();
         if id == "watch" {
             watching.set(true);
         } else if let Some(Ok(seat)) = id.strip_prefix("take-seat-").map(str::parse) {

@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use tabula_core::triplex::Level;
-use wasm_bindgen::JsCast;
 
 use super::state::LevelState;
 use crate::browser;
@@ -23,9 +22,7 @@ struct Drag {
 /// the arrows move the cursor, Escape lets go, Delete sends it to the tray.
 pub(super) fn piece_key(state: LevelState) -> impl Fn(web_sys::KeyboardEvent) + Copy + 'static {
     move |event: web_sys::KeyboardEvent| {
-        let Some(piece) = event
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        let Some(piece) = browser::handler_element(&event)
             .and_then(|e| e.get_attribute("data-piece"))
             .and_then(|p| p.parse::<usize>().ok())
         else {
@@ -94,9 +91,7 @@ pub(super) fn piece_key(state: LevelState) -> impl Fn(web_sys::KeyboardEvent) + 
 pub(super) fn page_keys(state: LevelState) {
     if browser::window().is_some() {
         let handle = window_event_listener(leptos::ev::keydown, move |event| {
-            let typing = event
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            let typing = browser::event_element(&event)
                 .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
             if typing || event.alt_key() {
                 return;
@@ -142,7 +137,7 @@ pub(super) fn pointer(state: LevelState, cell: i32) -> impl Fn(web_sys::PointerE
             if let Some(old) = drag.get_value().filter(|d| d.moved) {
                 lift(old.piece, None);
             }
-            let square = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+            let square = browser::event_element(&event);
             let square = square.filter(|s| s.class_list().contains("tx-sq") && event.button() == 0);
             let grabbed = square.and_then(|square| {
                 let piece = square.closest("[data-piece]").ok()??.get_attribute("data-piece")?.parse().ok()?;
@@ -170,7 +165,7 @@ pub(super) fn pointer(state: LevelState, cell: i32) -> impl Fn(web_sys::PointerE
                 d.moved = true;
                 drag.set_value(Some(d));
                 state.selected.set(None);
-                if let Some(area) = event.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                if let Some(area) = browser::handler_element(&event) {
                     let _ = area.set_pointer_capture(event.pointer_id());
                 }
             }
