@@ -28,6 +28,12 @@ impl Position {
         self.halfmove
     }
 
+    /// The same position with the other side to move (a null move: the search asks whether a
+    /// position is so good that even passing keeps it). Only for a side not in check.
+    pub(crate) fn passed(&self) -> Position {
+        Position { side: 1 - self.side, ep: NONE, ..*self }
+    }
+
     /// The position after `mv` (which must come from this position's moves).
     pub fn after(&self, variant: &Variant, mv: Move) -> Position {
         let mut next = *self;

@@ -14,13 +14,16 @@ use serde_json::Value;
 use crate::ai::player::replay;
 use crate::ai::reward_for;
 use crate::ai::{AiError, AiRng, Choice, Computer, JsonChoice, Judge, Judgement, Playable, SearchStats, Thresholds};
-use crate::fairy::{Chess, Move, Position, UciMove, Variant};
+use crate::fairy::{Chess, Move, UciMove};
 use crate::game::{Game, Seat};
+use tree::Search;
+
+mod evaluation;
+mod table;
+mod tree;
 
 /// A mate's score; a mate in n plies scores `MATE - n`.
 const MATE: i32 = 1_000_000;
-/// Quiescence looks this many captures deep at most (a 12 x 12 board of riders can chain many).
-const QUIESCENCE_DEPTH: u8 = 8;
 
 /// How strong the chess player is: how deep and how many nodes it searches, how much noise its
 /// evaluation has and how often it blunders on purpose.
@@ -90,18 +93,6 @@ pub struct ChessSearcher {
     rng: AiRng,
 }
 
-/// One search: the variant's tables and the node count.
-struct Search<'a> {
-    variant: &'a Variant,
-    stop: Option<&'a dyn Fn() -> bool>,
-    stopped: bool,
-    values: Vec<i32>,
-    /// Per square, how central it is (0 at the rim, more towards the middle).
-    centre: Vec<i32>,
-    nodes: u64,
-    budget: u64,
-}
-
 impl ChessSearcher {
     pub fn new(level: ChessLevel, seed: u64) -> Self {
         ChessSearcher { level, rng: AiRng::seed_from_u64(seed) }
@@ -125,7 +116,7 @@ impl ChessSearcher {
         }
         let variant = game.variant();
         let root = game.position();
-        let mut search = Search::new(variant, limits.nodes, limits.stop);
+        let mut search = Search::new(variant, root, limits.nodes, limits.stop);
         // Root moves in name order (as the game lists them), each with the game it leads to, so
         // that the game's ends count at the root. A move back to a position met before scores as
         // a draw: the opponent could repeat it a third time, so a side ahead avoids it and a side
@@ -151,21 +142,38 @@ impl ChessSearcher {
                 end.or((after.repetitions() >= 2).then_some(0))
             })
             .collect();
-        let mut best = 0;
+        // The tree's order for the first iteration (captures first); then each iteration's best
+        // moves to the front: the likeliest to cut the others short.
+        let mut first: Vec<Move> = moves.iter().map(|&(_, mv, _)| mv).collect();
+        search.order(root, &mut first, None, 0);
+        let mut order: Vec<usize> =
+            first.iter().map(|mv| moves.iter().position(|m| m.1 == *mv).expect("a root move")).collect();
+        let mut best = order[0];
         let mut best_score = -MATE;
         let mut depth_done = 0;
         for depth in 1..=limits.depth.max(1) {
+            let depth_left = i32::from(depth) - 1;
+            search.start_at(root);
             let mut alpha = -MATE - 1;
             let mut iteration_best = None;
-            // The last iteration's best first: the likeliest to cut the others short.
-            let mut order: Vec<usize> = (0..moves.len()).collect();
-            order.sort_by_key(|&i| i != best);
-            for i in order {
+            for (k, &i) in order.iter().enumerate() {
                 let (_, mv, noise) = moves[i];
                 // The noise shifts the window too: a bound the child proves plus noise is no score.
                 let score = match ends[i] {
                     Some(end) => end,
-                    None => -search.negamax(&root.after(variant, mv), depth - 1, 1, -MATE - 1, noise - alpha),
+                    None if k == 0 => {
+                        -search.negamax(&root.after(variant, mv), depth_left, 1, -MATE - 1, noise - alpha)
+                    }
+                    None => {
+                        // The others only have to be shown no better; one that is gets its score.
+                        let child = root.after(variant, mv);
+                        let bound = -search.negamax(&child, depth_left, 1, noise - alpha - 1, noise - alpha);
+                        if bound + noise > alpha {
+                            -search.negamax(&child, depth_left, 1, -MATE - 1, noise - alpha)
+                        } else {
+                            bound
+                        }
+                    }
                 } + noise;
                 if search.out_of_budget() {
                     break;
@@ -187,6 +195,8 @@ impl ChessSearcher {
             if let Some(i) = iteration_best {
                 best = i;
                 best_score = alpha;
+                order.retain(|&j| j != i);
+                order.insert(0, i);
             }
             depth_done = depth;
             if best_score.abs() >= MATE - 100 {
@@ -223,142 +233,6 @@ fn expected_score(centipawns: i32) -> f32 {
     }
     let ten_to_minus_x = if centipawns >= 0 { 1.0 / power } else { power };
     (1.0 / (1.0 + ten_to_minus_x)) as f32
-}
-
-impl<'a> Search<'a> {
-    fn new(variant: &'a Variant, budget: u64, stop: Option<&'a dyn Fn() -> bool>) -> Search<'a> {
-        let (files, ranks) = (variant.files() as i32, variant.ranks() as i32);
-        let centre = (0..Position::square_count(variant) as i32)
-            .map(|sq| {
-                let (f, r) = (sq % files, sq / files);
-                (f.min(files - 1 - f)).min(r.min(ranks - 1 - r))
-            })
-            .collect();
-        Search { variant, stop, stopped: false, values: variant.piece_values(), centre, nodes: 0, budget }
-    }
-
-    fn out_of_budget(&self) -> bool {
-        self.stopped || self.nodes >= self.budget
-    }
-
-    /// Counts a node, and every 1,024 nodes asks whether to stop.
-    fn visit(&mut self) {
-        self.nodes += 1;
-        if self.nodes % 1024 == 0 {
-            if let Some(stop) = self.stop {
-                self.stopped = stop();
-            }
-        }
-    }
-
-    /// The position's worth for the side to move, in centipawns.
-    fn evaluate(&self, position: &Position) -> i32 {
-        let ranks = self.variant.ranks() as i32;
-        let files = self.variant.files() as i32;
-        let mut white = 0;
-        for sq in 0..Position::square_count(self.variant) {
-            let Some((piece, colour)) = position.piece_at(sq) else { continue };
-            let mut worth = self.values[piece];
-            if self.variant.is_pawn(piece) {
-                // Advanced pawns are closer to promoting.
-                let rank = sq as i32 / files;
-                let advance = if colour == 0 { rank } else { ranks - 1 - rank };
-                worth += 4 * advance;
-            } else if worth > 0 {
-                worth += 6 * self.centre[sq];
-            }
-            white += if colour == 0 { worth } else { -worth };
-        }
-        if position.side_to_move() == 0 {
-            white
-        } else {
-            -white
-        }
-    }
-
-    fn negamax(&mut self, position: &Position, depth: u8, ply: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.visit();
-        if self.out_of_budget() {
-            return 0;
-        }
-        if position.halfmove_clock() >= 100 {
-            return 0;
-        }
-        let mut moves = position.legal_moves(self.variant);
-        if moves.is_empty() {
-            return self.no_moves(position, ply);
-        }
-        if depth == 0 {
-            return self.quiescence(position, ply, QUIESCENCE_DEPTH, alpha, beta);
-        }
-        self.order(position, &mut moves);
-        for mv in moves {
-            let score = -self.negamax(&position.after(self.variant, mv), depth - 1, ply + 1, -beta, -alpha);
-            if self.out_of_budget() {
-                return 0;
-            }
-            if score >= beta {
-                return beta;
-            }
-            alpha = alpha.max(score);
-        }
-        alpha
-    }
-
-    /// Captures and promotions only, until the position is quiet; standing pat is allowed (except
-    /// in check, where every move is looked at).
-    fn quiescence(&mut self, position: &Position, ply: i32, depth: u8, mut alpha: i32, beta: i32) -> i32 {
-        self.visit();
-        let in_check = position.in_check(self.variant);
-        if !in_check {
-            let stand = self.evaluate(position);
-            if stand >= beta {
-                return beta;
-            }
-            alpha = alpha.max(stand);
-        }
-        let mut moves = position.legal_moves(self.variant);
-        if moves.is_empty() {
-            return self.no_moves(position, ply);
-        }
-        if !in_check {
-            moves.retain(|&mv| position.captured(mv).is_some() || Position::promotes_to(mv).is_some());
-        }
-        if depth == 0 || self.out_of_budget() {
-            return alpha.max(self.evaluate(position).min(beta));
-        }
-        self.order(position, &mut moves);
-        for mv in moves {
-            let score = -self.quiescence(&position.after(self.variant, mv), ply + 1, depth - 1, -beta, -alpha);
-            if score >= beta {
-                return beta;
-            }
-            alpha = alpha.max(score);
-        }
-        alpha
-    }
-
-    /// The score of a position with no legal move: mated, or stalemated (a draw, or a loss in
-    /// shatranj-like variants).
-    fn no_moves(&self, position: &Position, ply: i32) -> i32 {
-        if position.in_check(self.variant) || self.variant.stalemate_loses() {
-            -MATE + ply
-        } else {
-            0
-        }
-    }
-
-    /// Most valuable victim by least valuable attacker first, then promotions, then the rest in
-    /// the generator's order (stable, so the search stays deterministic).
-    fn order(&self, position: &Position, moves: &mut [Move]) {
-        moves.sort_by_cached_key(|&mv| {
-            let (from, _) = Position::squares_of(mv);
-            let attacker = position.piece_at(from).map_or(0, |(piece, _)| self.values[piece]);
-            let gain = position.captured(mv).map_or(0, |victim| 10 * self.values[victim].max(1) - attacker / 10)
-                + Position::promotes_to(mv).map_or(0, |piece| self.values[piece]);
-            -gain
-        });
-    }
 }
 
 // The chess player behind JSON (`AnyPlayer`): the alpha-beta search at each level.
@@ -483,6 +357,19 @@ mod tests {
         assert_eq!((again.fen(), again.repetitions()), (start.fen().replace(" 0 1", " 4 3"), 2));
         let second = ChessSearcher::new(level, 1).choose(&again).unwrap().mv;
         assert_ne!(second, first, "the position after {first:?} was met before");
+    }
+
+    #[test]
+    fn the_top_level_sees_deep_enough_to_play_chess() {
+        // Before the transposition table, null moves and late-move reductions, 400,000 nodes
+        // finished 5 plies here; a club player's tactics need more.
+        let kiwipete = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let limits = Limits { depth: 64, nodes: TOP_NODES, stop: None };
+        let search = ChessSearcher::new(ChessLevel::of(5), 1).search(&kiwipete, &limits).unwrap();
+        assert!(search.depth >= 7, "{} plies", search.depth);
+        let start = Chess::new(ChessConfig::default()).unwrap();
+        let search = ChessSearcher::new(ChessLevel::of(5), 1).search(&start, &limits).unwrap();
+        assert!(search.depth >= 8, "{} plies", search.depth);
     }
 
     #[test]
