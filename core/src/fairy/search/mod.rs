@@ -1,8 +1,9 @@
-//! The computer player of the chess variants: alpha-beta (negamax, iterative deepening, the last
-//! depth's best line searched first) with a quiescence search of captures and promotions, over the
-//! fairy engine's positions. It counts material at the pieces' values (`Variant::piece_values`)
-//! with small bonuses for central pieces and advanced pawns. Random playouts tell little in chess
-//! (one capture decides more than a thousand random games), so these games are not searched by MCTS.
+//! The computer player of the chess variants: the root of an alpha-beta search (iterative
+//! deepening, each iteration's best move first, the game's ends and repetitions judged here), the
+//! levels, and the player behind JSON. Below the root: `tree.rs` (the search), `table.rs` (the
+//! transposition table), `evaluation.rs` (what a position is worth). Random playouts tell little in
+//! chess (one capture decides more than a thousand random games), so these games are not searched
+//! by MCTS.
 //!
 //! Deterministic for a seed: moves are searched in a fixed order, and the seed only draws the
 //! levels' noise and blunders.

@@ -33,6 +33,9 @@ pub(super) struct Search<'a> {
     history: Vec<i32>,
     /// The keys of the positions from the root to the node searched, for repetitions.
     path: Vec<u64>,
+    /// The ply of the node a null move made, if one is being searched: its side does not pass
+    /// again (two passes are the same position, which the path would call a repetition).
+    passed_ply: usize,
 }
 
 impl<'a> Search<'a> {
@@ -49,6 +52,7 @@ impl<'a> Search<'a> {
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 2 * squares * squares],
             path: Vec::with_capacity(MAX_PLY),
+            passed_ply: usize::MAX,
         }
     }
 
@@ -118,18 +122,23 @@ impl<'a> Search<'a> {
             return stand - FUTILITY_MARGIN * depth;
         }
         let futile = judged && depth <= 2 && stand + FUTILITY_MARGIN * depth <= alpha;
-        if judged && depth >= 3 && stand >= beta && self.evaluation.has_pieces(position, position.side_to_move()) {
-            {
-                let reduction = 3 + depth / 6;
-                self.path.push(key);
-                let score = -self.negamax(&position.passed(), depth - 1 - reduction, ply + 1, -beta, -beta + 1);
-                self.path.pop();
-                if self.out_of_budget() {
-                    return 0;
-                }
-                if score >= beta {
-                    return beta;
-                }
+        if judged
+            && depth >= 3
+            && stand >= beta
+            && ply != self.passed_ply
+            && self.evaluation.has_pieces(position, position.side_to_move())
+        {
+            let reduction = 3 + depth / 6;
+            self.path.push(key);
+            let passed_ply = std::mem::replace(&mut self.passed_ply, ply + 1);
+            let score = -self.negamax(&position.passed(), depth - 1 - reduction, ply + 1, -beta, -beta + 1);
+            self.passed_ply = passed_ply;
+            self.path.pop();
+            if self.out_of_budget() {
+                return 0;
+            }
+            if score >= beta {
+                return beta;
             }
         }
         let mut moves = position.legal_moves(self.variant);
