@@ -78,6 +78,14 @@ struct AttackLine {
     limited: Vec<(usize, u32)>,
 }
 
+impl AttackLine {
+    /// Whether `piece` rides this line as far as `steps` (leaps aside).
+    #[inline]
+    fn rides(&self, piece: usize, steps: u32) -> bool {
+        self.riders & (1 << piece) != 0 || self.limited.iter().any(|&(p, n)| p == piece && steps <= n)
+    }
+}
+
 /// A compiled variant.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Variant {

@@ -167,31 +167,8 @@ impl Position {
 
     /// Whether a piece of `by` attacks `target`.
     pub fn attacked(&self, variant: &Variant, target: usize, by: u8) -> bool {
-        for line in &variant.lines[by as usize] {
-            let mut sq = target;
-            let mut steps = 0u32;
-            while let Some(prev) = step(variant, sq, -line.dx, -line.dy) {
-                steps += 1;
-                let cell = self.squares[prev];
-                if cell == 0 {
-                    if line.riders == 0 && line.limited.is_empty() {
-                        break;
-                    }
-                    sq = prev;
-                    continue;
-                }
-                if colour_of(cell) == by {
-                    let piece = piece_of(cell);
-                    let bit = 1u64 << piece;
-                    if (steps == 1 && line.leapers & bit != 0)
-                        || line.riders & bit != 0
-                        || line.limited.iter().any(|&(p, n)| p == piece && steps <= n)
-                    {
-                        return true;
-                    }
-                }
-                break;
-            }
+        if self.attacked_along_lines(variant, target, by, usize::MAX) {
+            return true;
         }
         if !variant.has_complex {
             return false;
@@ -211,6 +188,33 @@ impl Position {
                 if out.iter().any(|&(to, capture)| capture && to == target) {
                     return true;
                 }
+            }
+        }
+        false
+    }
+
+    /// Whether a simple piece of `by` attacks `target` (walking back along each attack line), the
+    /// square `vacated` counted empty.
+    fn attacked_along_lines(&self, variant: &Variant, target: usize, by: u8, vacated: usize) -> bool {
+        for line in &variant.lines[by as usize] {
+            let (mut sq, mut steps) = (target, 0u32);
+            while let Some(prev) = step(variant, sq, -line.dx, -line.dy) {
+                steps += 1;
+                let cell = if prev == vacated { 0 } else { self.squares[prev] };
+                if cell == 0 {
+                    if line.riders == 0 && line.limited.is_empty() {
+                        break;
+                    }
+                    sq = prev;
+                    continue;
+                }
+                if colour_of(cell) == by {
+                    let piece = piece_of(cell);
+                    if (steps == 1 && line.leapers & (1 << piece) != 0) || line.rides(piece, steps) {
+                        return true;
+                    }
+                }
+                break;
             }
         }
         false
@@ -312,33 +316,61 @@ impl Position {
     pub fn legal_moves(&self, variant: &Variant) -> Vec<Move> {
         let mut moves = Vec::new();
         self.pseudo_moves(variant, &mut moves);
-        let king = self.royal_square(variant, self.side);
-        // Out of check, a move of another piece (not en passant) can only expose the king along a
-        // rider's line through the square it leaves; elsewhere it needs no test.
-        let quiet = !variant.has_complex && !self.in_check(variant);
-        moves.retain(|&mv| {
-            let Some(king) = king else { return true };
-            if quiet
-                && mv.from as usize != king
-                && mv.special == Special::None
-                && !self.on_rider_line(variant, king, mv.from as usize)
-            {
-                return true;
-            }
+        let Some(king) = self.royal_square(variant, self.side) else { return moves };
+        let enemy = 1 - self.side;
+        // Whether the royal piece is safe once `mv` is played, by playing it.
+        let safe = |mv: Move| {
             let next = self.after(variant, mv);
-            !next.royal_square(variant, self.side).is_some_and(|k| next.attacked(variant, k, next.side))
+            !next.royal_square(variant, self.side).is_some_and(|k| next.attacked(variant, k, enemy))
+        };
+        if variant.has_complex || self.in_check(variant) {
+            moves.retain(|&mv| safe(mv));
+            return moves;
+        }
+        // Out of check, another piece's move can only expose the royal piece if that piece is
+        // pinned; the royal piece's own move is safe where no line attacks its target with the
+        // royal piece gone from where it stood. En passant and castling move two pieces: played.
+        let pinned = self.pinned(variant, king);
+        moves.retain(|&mv| {
+            let from = mv.from as usize;
+            if mv.special != Special::None {
+                safe(mv)
+            } else if from == king {
+                !self.attacked_along_lines(variant, mv.to as usize, enemy, king)
+            } else {
+                pinned[from / 64] & (1 << (from % 64)) == 0 || safe(mv)
+            }
         });
         moves
     }
 
-    /// Whether `sq` lies on a line along which an enemy rider could attack `king`.
-    fn on_rider_line(&self, variant: &Variant, king: usize, sq: usize) -> bool {
-        let files = variant.files as i32;
-        let (df, dr) = ((sq as i32 % files) - (king as i32 % files), (sq as i32 / files) - (king as i32 / files));
-        variant.lines[1 - self.side as usize].iter().filter(|l| l.riders != 0 || !l.limited.is_empty()).any(|l| {
-            // sq = king - j * (dx, dy) for some j >= 1.
-            let j = if l.dx != 0 { -df / l.dx } else { -dr / l.dy };
-            j >= 1 && -j * l.dx == df && -j * l.dy == dr
-        })
+    /// The squares (a bit set) of the side to move's pieces that each stand alone between its
+    /// royal piece on `king` and an enemy rider along that rider's line.
+    fn pinned(&self, variant: &Variant, king: usize) -> [u64; 3] {
+        let mut pinned = [0u64; 3];
+        for line in variant.lines[1 - self.side as usize].iter().filter(|l| l.riders != 0 || !l.limited.is_empty()) {
+            let (mut sq, mut steps, mut screen) = (king, 0u32, None);
+            while let Some(prev) = step(variant, sq, -line.dx, -line.dy) {
+                (sq, steps) = (prev, steps + 1);
+                let cell = self.squares[prev];
+                if cell == 0 {
+                    continue;
+                }
+                if colour_of(cell) == self.side {
+                    if screen.is_some() {
+                        break;
+                    }
+                    screen = Some(prev);
+                    continue;
+                }
+                if let Some(screen) = screen {
+                    if line.rides(piece_of(cell), steps) {
+                        pinned[screen / 64] |= 1 << (screen % 64);
+                    }
+                }
+                break;
+            }
+        }
+        pinned
     }
 }
