@@ -100,6 +100,10 @@ impl Position {
         if node.hop != Hop::None {
             return self.hop(variant, origin, node, colour, out);
         }
+        // From the piece's own square, a ray that neither bounces nor goes on never comes back to it.
+        if at == origin && node.reflections == 0 && node.children.is_empty() {
+            return self.slide(variant, origin, node, piece, colour, out);
+        }
         for next in Ray::new(variant, node, at) {
             let cell = occupant(next);
             if cell != 0 {
@@ -115,6 +119,50 @@ impl Position {
             }
             for child in &node.children {
                 self.walk(variant, origin, next, child, piece, colour, out);
+            }
+        }
+    }
+
+    /// `walk` of a leap or a ride from `origin` that neither bounces nor goes on (most moves of
+    /// most pieces), its square's coordinates stepped as it goes.
+    #[inline]
+    fn slide(
+        &self,
+        variant: &Variant,
+        origin: usize,
+        node: &Node,
+        piece: usize,
+        colour: u8,
+        out: &mut Vec<(usize, bool)>,
+    ) {
+        let (files, ranks) = (variant.files as i32, variant.ranks as i32);
+        let (mut file, mut rank) = variant.coords[origin];
+        let delta = node.dy * files + node.dx;
+        let mut sq = origin as i32;
+        let limit = if !node.rider {
+            1
+        } else if node.length == 0 {
+            u32::MAX
+        } else {
+            node.length
+        };
+        for _ in 0..limit {
+            (file, rank, sq) = (file + node.dx, rank + node.dy, sq + delta);
+            if file < 0 || rank < 0 || file >= files || rank >= ranks {
+                return;
+            }
+            let next = sq as usize;
+            let cell = self.squares[next];
+            if cell != 0 {
+                if colour_of(cell) != colour && node.mode != Mode::MoveOnly {
+                    out.push((next, true));
+                }
+                return;
+            }
+            if node.mode != Mode::CaptureOnly {
+                out.push((next, false));
+            } else if next as u8 == self.ep && variant.pieces[piece].pawn {
+                out.push((next, true));
             }
         }
     }
@@ -225,7 +273,7 @@ impl Position {
     }
 
     pub(super) fn pseudo_moves(&self, variant: &Variant, moves: &mut Vec<Move>) {
-        let mut targets = Vec::new();
+        let mut targets = Vec::with_capacity(32);
         // How far into the promotion zone a rank is: 1 on the last rank, 0 outside the zone.
         let zone = |colour: u8, rank: usize| {
             let depth = if colour == 0 { variant.ranks - rank } else { rank + 1 };
@@ -235,18 +283,25 @@ impl Position {
                 0
             }
         };
+        // The pieces a pawn may become here (some are limited to a number on the board).
         let mut on_board = [0usize; 64];
-        for &cell in &self.squares[..variant.files * variant.ranks] {
-            if cell != 0 && colour_of(cell) == self.side {
-                on_board[piece_of(cell)] += 1;
+        if variant.promotion.iter().any(|&p| variant.promotion_limits[p as usize].is_some()) {
+            for &cell in &self.squares[..variant.files * variant.ranks] {
+                if cell != 0 && colour_of(cell) == self.side {
+                    on_board[piece_of(cell)] += 1;
+                }
             }
         }
-        let candidates: Vec<u8> = variant
-            .promotion
-            .iter()
-            .copied()
-            .filter(|&p| variant.promotion_limits[p as usize].is_none_or(|limit| on_board[p as usize] < limit))
-            .collect();
+        let (mut candidates, mut count) = ([0u8; 64], 0);
+        for &p in &variant.promotion {
+            if count < candidates.len()
+                && variant.promotion_limits[p as usize].is_none_or(|limit| on_board[p as usize] < limit)
+            {
+                candidates[count] = p;
+                count += 1;
+            }
+        }
+        let candidates = &candidates[..count];
         for from in 0..variant.files * variant.ranks {
             let cell = self.squares[from];
             if cell == 0 || colour_of(cell) != self.side {
@@ -267,7 +322,7 @@ impl Position {
                     Special::None
                 };
                 let depth = if pawn && !variant.promotion.is_empty() { zone(self.side, to / variant.files) } else { 0 };
-                for &p in if depth > 0 { &candidates[..] } else { &[] } {
+                for &p in if depth > 0 { candidates } else { &[] } {
                     moves.push(Move { from: from as u8, to: to as u8, promotion: p + 1, special });
                 }
                 // Staying a pawn: outside the zone, or inside it but not on the last rank.
@@ -314,7 +369,7 @@ impl Position {
     }
 
     pub fn legal_moves(&self, variant: &Variant) -> Vec<Move> {
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(64);
         self.pseudo_moves(variant, &mut moves);
         let Some(king) = self.royal_square(variant, self.side) else { return moves };
         let enemy = 1 - self.side;
