@@ -125,7 +125,7 @@ impl Position {
 
     /// `walk` of a leap or a ride from `origin` that neither bounces nor goes on (most moves of
     /// most pieces), its square's coordinates stepped as it goes.
-    #[inline]
+    #[inline(always)]
     fn slide(
         &self,
         variant: &Variant,
@@ -209,7 +209,11 @@ impl Position {
         let cell = self.squares[sq];
         let (piece, colour) = (piece_of(cell), colour_of(cell));
         for node in &variant.pieces[piece].nodes[colour as usize] {
-            self.walk(variant, sq, sq, node, piece, colour, out);
+            if node.when.is_none() && node.hop == Hop::None && node.reflections == 0 && node.children.is_empty() {
+                self.slide(variant, sq, node, piece, colour, out);
+            } else {
+                self.walk(variant, sq, sq, node, piece, colour, out);
+            }
         }
     }
 
@@ -314,14 +318,19 @@ impl Position {
                 targets.dedup_by_key(|t| t.0);
             }
             let pawn = variant.pieces[piece_of(cell)].pawn;
+            if !pawn {
+                let (from, special) = (from as u8, Special::None);
+                moves.extend(targets.iter().map(|&(to, _)| Move { from, to: to as u8, promotion: 0, special }));
+                continue;
+            }
             for &(to, _) in &targets {
-                let special = if pawn && to as u8 == self.ep && self.squares[to] == 0 {
+                let special = if to as u8 == self.ep && self.squares[to] == 0 {
                     let behind = if self.side == 0 { to - variant.files } else { to + variant.files };
                     Special::EnPassant(behind as u8)
                 } else {
                     Special::None
                 };
-                let depth = if pawn && !variant.promotion.is_empty() { zone(self.side, to / variant.files) } else { 0 };
+                let depth = if !variant.promotion.is_empty() { zone(self.side, to / variant.files) } else { 0 };
                 for &p in if depth > 0 { candidates } else { &[] } {
                     moves.push(Move { from: from as u8, to: to as u8, promotion: p + 1, special });
                 }
