@@ -5,8 +5,9 @@ use crate::fairy::{Move, Position, Variant, NONE};
 
 use super::MATE;
 
-/// 2^17 entries of 24 bytes: 3 MB, cleared for each search, so a position's answer does not
-/// depend on what was searched before it.
+/// At most 2^17 entries of 24 bytes: 3 MB, new for each search, so a position's answer does not
+/// depend on what was searched before it. A smaller budget gets a smaller table (the next power of
+/// two above its nodes): a weak level's or a review's search does not allocate 3 MB a move.
 const ENTRIES: usize = 1 << 17;
 
 /// A score's kind: exact, at least (the search failed high) or at most (it failed low).
@@ -31,20 +32,28 @@ pub(super) struct Table {
 }
 
 impl Table {
-    pub fn new() -> Table {
+    /// A table for a search of at most `nodes` nodes.
+    pub fn new(nodes: u64) -> Table {
         let empty = Entry { key: 0, mv: None, score: 0, depth: -1, bound: Bound::Upper };
-        Table { entries: vec![empty; ENTRIES] }
+        let len = (nodes.min(ENTRIES as u64) as usize).next_power_of_two().max(1 << 10);
+        Table { entries: vec![empty; len] }
+    }
+
+    /// The slot of `key` (the table's length is a power of two).
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.entries.len() - 1)
     }
 
     pub fn get(&self, key: u64) -> Option<&Entry> {
-        let entry = &self.entries[key as usize % ENTRIES];
+        let entry = &self.entries[self.slot(key)];
         (entry.key == key && entry.depth >= 0).then_some(entry)
     }
 
     /// Always replaces: the newest result is the likeliest to be asked for again.
     pub fn put(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, ply: usize) {
         let depth = depth.clamp(0, i8::MAX.into()) as i8;
-        self.entries[key as usize % ENTRIES] = Entry { key, mv, score: to_table(score, ply), depth, bound };
+        let slot = self.slot(key);
+        self.entries[slot] = Entry { key, mv, score: to_table(score, ply), depth, bound };
     }
 }
 
@@ -131,7 +140,7 @@ mod tests {
 
     #[test]
     fn a_mate_read_back_at_another_ply_counts_from_there() {
-        let mut table = Table::new();
+        let mut table = Table::new(u64::MAX);
         // Mate in 3 plies from a node 2 plies deep: mate in 5 from the root.
         table.put(7, None, MATE - 5, 4, Bound::Exact, 2);
         assert_eq!(table.get(7).unwrap().score(2), MATE - 5);
@@ -142,5 +151,7 @@ mod tests {
         table.put(9, None, 123, 4, Bound::Lower, 3);
         assert_eq!(table.get(9).unwrap().score(10), 123);
         assert!(table.get(9 + ENTRIES as u64).is_none(), "another key in the same slot");
+        assert_eq!(Table::new(u64::MAX).entries.len(), ENTRIES);
+        assert_eq!(Table::new(2_000).entries.len(), 2_048, "a small budget's table is small");
     }
 }

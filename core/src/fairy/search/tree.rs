@@ -48,7 +48,7 @@ impl<'a> Search<'a> {
             evaluation: Evaluation::new(variant, root),
             nodes: 0,
             budget,
-            table: Table::new(),
+            table: Table::new(budget),
             killers: vec![[None; 2]; MAX_PLY],
             history: vec![0; 2 * squares * squares],
             path: Vec::with_capacity(MAX_PLY),
