@@ -216,10 +216,21 @@ impl<'a> Search<'a> {
             return self.no_moves(position, ply);
         }
         if !in_check {
-            // Only captures that could lift the position to alpha, and promotions.
+            // Only captures that could lift the position to alpha, and promotions. A capture by a
+            // piece worth more than its victim onto a square the other side then attacks loses
+            // material on the exchange: left out too.
+            let (variant, values) = (self.variant, &self.evaluation.values);
             moves.retain(|&mv| match (position.captured(mv), Position::promotes_to(mv)) {
                 (_, Some(_)) => true,
-                (Some(victim), None) => stand + self.evaluation.values[victim] + DELTA_MARGIN > alpha,
+                (Some(victim), None) => {
+                    let (from, to) = Position::squares_of(mv);
+                    let attacker = position.piece_at(from).map_or(0, |(piece, _)| values[piece]);
+                    stand + values[victim] + DELTA_MARGIN > alpha
+                        && (attacker <= values[victim] || {
+                            let after = position.after(variant, mv);
+                            !after.attacked(variant, to, after.side_to_move())
+                        })
+                }
                 (None, None) => false,
             });
         }
