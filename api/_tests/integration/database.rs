@@ -125,8 +125,14 @@ fn init_sql_is_idempotent_and_closes_the_original_games_table() {
     postgres.sql("postgres", &format!("drop database {database} with (force)")).unwrap();
 }
 
+/// Held by the tests that run the cron scripts: two `create extension if not exists pg_cron` at
+/// the same moment make one fail on the catalogue's unique index (it failed 3 runs in 4 when only
+/// this file's tests ran).
+static CRON_SCRIPTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn cron_clocks_schedules_one_job_a_minute_that_calls_the_clock_pass() {
+    let _cron = CRON_SCRIPTS.lock().unwrap_or_else(|e| e.into_inner());
     let postgres = &supabase().postgres;
     // pg_net's function, as the job calls it, recording its calls (pg_net itself is not packaged
     // for Debian; Supabase has it).
@@ -160,6 +166,7 @@ fn cron_clocks_schedules_one_job_a_minute_that_calls_the_clock_pass() {
 
 #[test]
 fn cron_cleanup_schedules_one_daily_job_that_deletes_idle_rooms() {
+    let _cron = CRON_SCRIPTS.lock().unwrap_or_else(|e| e.into_inner());
     let postgres = &supabase().postgres;
     let script = repo_root().join("sql/cron-cleanup.sql");
     postgres.sql_file("postgres", &script).expect("cron-cleanup.sql");

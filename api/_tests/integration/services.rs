@@ -30,7 +30,18 @@ pub fn repo_root() -> PathBuf {
         .into()
 }
 
+/// A new folder for a service's files. The services die with the test process, so nothing removes
+/// their folders then: each new one first removes those of test processes no longer running (a day
+/// of test runs left gigabytes of database clusters behind).
 fn scratch_dir(name: &str) -> PathBuf {
+    let prefix = format!("tabula-{name}-");
+    for entry in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let pid = file_name.strip_prefix(&prefix).and_then(|rest| rest.split('-').next()?.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let dir = std::env::temp_dir().join(format!("tabula-{name}-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch directory");

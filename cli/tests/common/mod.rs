@@ -44,6 +44,18 @@ pub struct Server {
     env: Vec<(String, String)>,
 }
 
+/// The server stopped, its rooms file goes (with SQLite's journal files beside it).
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.process = None;
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.data.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 impl Server {
     pub fn start(site: PathBuf) -> Server {
         Self::start_with_env(site, &[])
