@@ -209,8 +209,10 @@ impl Position {
         let cell = self.squares[sq];
         let (piece, colour) = (piece_of(cell), colour_of(cell));
         for node in &variant.pieces[piece].nodes[colour as usize] {
-            if node.when.is_none() && node.hop == Hop::None && node.reflections == 0 && node.children.is_empty() {
-                self.slide(variant, sq, node, piece, colour, out);
+            if node.hop == Hop::None && node.reflections == 0 && node.children.is_empty() {
+                if node.when.is_none_or(|when| self.condition_holds(variant, sq, piece, colour, when)) {
+                    self.slide(variant, sq, node, piece, colour, out);
+                }
             } else {
                 self.walk(variant, sq, sq, node, piece, colour, out);
             }
@@ -287,25 +289,29 @@ impl Position {
                 0
             }
         };
-        // The pieces a pawn may become here (some are limited to a number on the board).
-        let mut on_board = [0usize; 64];
-        if variant.promotion.iter().any(|&p| variant.promotion_limits[p as usize].is_some()) {
+        // The pieces a pawn may become here: all the variant's, unless some are limited to a
+        // number on the board (then counted, only then).
+        let mut allowed = [0u8; 64];
+        let candidates: &[u8] = if variant.promotion.iter().all(|&p| variant.promotion_limits[p as usize].is_none()) {
+            &variant.promotion
+        } else {
+            let mut on_board = [0usize; 64];
             for &cell in &self.squares[..variant.files * variant.ranks] {
                 if cell != 0 && colour_of(cell) == self.side {
                     on_board[piece_of(cell)] += 1;
                 }
             }
-        }
-        let (mut candidates, mut count) = ([0u8; 64], 0);
-        for &p in &variant.promotion {
-            if count < candidates.len()
-                && variant.promotion_limits[p as usize].is_none_or(|limit| on_board[p as usize] < limit)
-            {
-                candidates[count] = p;
-                count += 1;
+            let mut count = 0;
+            for &p in &variant.promotion {
+                if count < allowed.len()
+                    && variant.promotion_limits[p as usize].is_none_or(|limit| on_board[p as usize] < limit)
+                {
+                    allowed[count] = p;
+                    count += 1;
+                }
             }
-        }
-        let candidates = &candidates[..count];
+            &allowed[..count]
+        };
         for from in 0..variant.files * variant.ranks {
             let cell = self.squares[from];
             if cell == 0 || colour_of(cell) != self.side {
