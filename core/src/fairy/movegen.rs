@@ -96,26 +96,13 @@ impl Position {
                 return;
             }
         }
-        let occupant = |sq: usize| if sq == origin { 0 } else { self.squares[sq] };
         if node.hop != Hop::None {
             return self.hop(variant, origin, node, colour, out);
         }
-        // From the piece's own square, a ray that neither bounces nor goes on never comes back to it.
-        if at == origin && node.reflections == 0 && node.children.is_empty() {
-            return self.slide(variant, origin, node, piece, colour, out);
-        }
         for next in Ray::new(variant, node, at) {
-            let cell = occupant(next);
-            if cell != 0 {
-                if colour_of(cell) != colour && node.mode != Mode::MoveOnly {
-                    out.push((next, true));
-                }
+            // The piece's own square counts as empty (it moves) and is no target.
+            if next != origin && !self.land(variant, next, node, piece, colour, out) {
                 return;
-            }
-            if node.mode != Mode::CaptureOnly && next != origin {
-                out.push((next, false));
-            } else if node.mode == Mode::CaptureOnly && next as u8 == self.ep && variant.pieces[piece].pawn {
-                out.push((next, true));
             }
             for child in &node.children {
                 self.walk(variant, origin, next, child, piece, colour, out);
@@ -151,20 +138,37 @@ impl Position {
             if file < 0 || rank < 0 || file >= files || rank >= ranks {
                 return;
             }
-            let next = sq as usize;
-            let cell = self.squares[next];
-            if cell != 0 {
-                if colour_of(cell) != colour && node.mode != Mode::MoveOnly {
-                    out.push((next, true));
-                }
+            if !self.land(variant, sq as usize, node, piece, colour, out) {
                 return;
             }
-            if node.mode != Mode::CaptureOnly {
-                out.push((next, false));
-            } else if next as u8 == self.ep && variant.pieces[piece].pawn {
+        }
+    }
+
+    /// What a move of `node` does on `next`: a quiet move, a capture (en passant too), or nothing;
+    /// whether a ride goes on past it (only over an empty square).
+    #[inline(always)]
+    fn land(
+        &self,
+        variant: &Variant,
+        next: usize,
+        node: &Node,
+        piece: usize,
+        colour: u8,
+        out: &mut Vec<(usize, bool)>,
+    ) -> bool {
+        let cell = self.squares[next];
+        if cell != 0 {
+            if colour_of(cell) != colour && node.mode != Mode::MoveOnly {
                 out.push((next, true));
             }
+            return false;
         }
+        if node.mode != Mode::CaptureOnly {
+            out.push((next, false));
+        } else if next as u8 == self.ep && variant.pieces[piece].pawn {
+            out.push((next, true));
+        }
+        true
     }
 
     /// Hoppers: ride over empty squares to the first piece (the screen); the grasshopper lands just
@@ -221,7 +225,7 @@ impl Position {
 
     /// Whether a piece of `by` attacks `target`.
     pub fn attacked(&self, variant: &Variant, target: usize, by: u8) -> bool {
-        if self.attacked_along_lines(variant, target, by, usize::MAX) {
+        if self.attacked_along_lines(variant, target, by) {
             return true;
         }
         if !variant.has_complex {
@@ -247,14 +251,13 @@ impl Position {
         false
     }
 
-    /// Whether a simple piece of `by` attacks `target` (walking back along each attack line), the
-    /// square `vacated` counted empty.
-    fn attacked_along_lines(&self, variant: &Variant, target: usize, by: u8, vacated: usize) -> bool {
+    /// Whether a simple piece of `by` attacks `target` (walking back along each attack line).
+    fn attacked_along_lines(&self, variant: &Variant, target: usize, by: u8) -> bool {
         for line in &variant.lines[by as usize] {
             let (mut sq, mut steps) = (target, 0u32);
             while let Some(prev) = step(variant, sq, -line.dx, -line.dy) {
                 steps += 1;
-                let cell = if prev == vacated { 0 } else { self.squares[prev] };
+                let cell = self.squares[prev];
                 if cell == 0 {
                     if line.riders == 0 && line.limited.is_empty() {
                         break;
@@ -398,15 +401,16 @@ impl Position {
             return moves;
         }
         // Out of check, another piece's move can only expose the royal piece if that piece is
-        // pinned; the royal piece's own move is safe where no line attacks its target with the
-        // royal piece gone from where it stood. En passant and castling move two pieces: played.
+        // pinned; the royal piece's own move is safe where no line attacks its target (it shields
+        // no line to the target: a rider behind it would be giving check). En passant and
+        // castling move two pieces: played.
         let pinned = self.pinned(variant, king);
         moves.retain(|&mv| {
             let from = mv.from as usize;
             if mv.special != Special::None {
                 safe(mv)
             } else if from == king {
-                !self.attacked_along_lines(variant, mv.to as usize, enemy, king)
+                !self.attacked_along_lines(variant, mv.to as usize, enemy)
             } else {
                 pinned[from / 64] & (1 << (from % 64)) == 0 || safe(mv)
             }
