@@ -25,13 +25,13 @@ fn capturable(variant: &Variant, position: &Position, target: usize) -> bool {
         probe.squares[target] = 1 + 64 * (1 - probe.side);
     }
     let mut replies = Vec::new();
-    probe.pseudo_moves(variant, &mut replies);
+    probe.pseudo_moves(variant, &mut replies, false);
     replies.iter().any(|mv| mv.to as usize == target && !matches!(mv.special, Special::Castle(..)))
 }
 
 fn slow_legal(variant: &Variant, position: &Position) -> Vec<Move> {
     let mut moves = Vec::new();
-    position.pseudo_moves(variant, &mut moves);
+    position.pseudo_moves(variant, &mut moves, false);
     let me = position.side;
     moves.retain(|&mv| {
         let next = position.after(variant, mv);
@@ -62,6 +62,15 @@ fn compare(name: &str, variant: &Variant, fen: &str, games: usize, plies: usize,
                 sorted(variant, &position, &fast),
                 sorted(variant, &position, &slow),
                 "{name} game {game} ply {ply}: {fen}"
+            );
+            // The quiescence search's moves: the legal captures and promotions, no more, no fewer.
+            let in_check = position.in_check(variant);
+            let tactical: Vec<Move> =
+                fast.iter().copied().filter(|&mv| position.captured(mv).is_some() || mv.promotion != 0).collect();
+            assert_eq!(
+                sorted(variant, &position, &position.legal_moves_knowing(variant, in_check, true)),
+                sorted(variant, &position, &tactical),
+                "{name} game {game} ply {ply}: captures only, {fen}"
             );
             for mv in fast.iter().filter(|mv| matches!(mv.special, Special::Castle(..))) {
                 let (from, to) = (mv.from.min(mv.to) as usize, mv.from.max(mv.to) as usize);

@@ -206,7 +206,7 @@ impl Position {
         // passant (even if that capture would expose its king).
         let capturable = self.ep != NONE && {
             let mut moves = Vec::new();
-            self.pseudo_moves(variant, &mut moves);
+            self.pseudo_moves(variant, &mut moves, false);
             moves.iter().any(|mv| matches!(mv.special, Special::EnPassant(_)))
         };
         let ep = if !capturable {

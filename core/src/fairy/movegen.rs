@@ -281,7 +281,9 @@ impl Position {
         self.royal_square(variant, self.side).is_some_and(|k| self.attacked(variant, k, 1 - self.side))
     }
 
-    pub(super) fn pseudo_moves(&self, variant: &Variant, moves: &mut Vec<Move>) {
+    /// The side to move's moves, its royal piece's safety aside; with `captures_only`, only
+    /// captures and promotions (a pawn's targets, its kind of move aside, and no castling).
+    pub(super) fn pseudo_moves(&self, variant: &Variant, moves: &mut Vec<Move>, captures_only: bool) {
         let mut targets = Vec::with_capacity(32);
         // How far into the promotion zone a rank is: 1 on the last rank, 0 outside the zone.
         let zone = |colour: u8, rank: usize| {
@@ -329,10 +331,14 @@ impl Position {
             let pawn = variant.pieces[piece_of(cell)].pawn;
             if !pawn {
                 let (from, special) = (from as u8, Special::None);
-                moves.extend(targets.iter().map(|&(to, _)| Move { from, to: to as u8, promotion: 0, special }));
+                let wanted = targets.iter().filter(|&&(_, capture)| capture || !captures_only);
+                moves.extend(wanted.map(|&(to, _)| Move { from, to: to as u8, promotion: 0, special }));
                 continue;
             }
-            for &(to, _) in &targets {
+            for &(to, capture) in &targets {
+                if captures_only && !capture && zone(self.side, to / variant.files) == 0 {
+                    continue;
+                }
                 let special = if to as u8 == self.ep && self.squares[to] == 0 {
                     let behind = if self.side == 0 { to - variant.files } else { to + variant.files };
                     Special::EnPassant(behind as u8)
@@ -344,12 +350,12 @@ impl Position {
                     moves.push(Move { from: from as u8, to: to as u8, promotion: p + 1, special });
                 }
                 // Staying a pawn: outside the zone, or inside it but not on the last rank.
-                if depth != 1 {
+                if depth != 1 && (capture || !captures_only) {
                     moves.push(Move { from: from as u8, to: to as u8, promotion: 0, special });
                 }
             }
         }
-        if variant.castling {
+        if variant.castling && !captures_only {
             self.castling_moves(variant, moves);
         }
     }
@@ -387,8 +393,14 @@ impl Position {
     }
 
     pub fn legal_moves(&self, variant: &Variant) -> Vec<Move> {
-        let mut moves = Vec::with_capacity(64);
-        self.pseudo_moves(variant, &mut moves);
+        self.legal_moves_knowing(variant, self.in_check(variant), false)
+    }
+
+    /// The legal moves, told whether the side to move is in check (the search knows already);
+    /// with `captures_only`, only captures and promotions: the quiescence search's.
+    pub(crate) fn legal_moves_knowing(&self, variant: &Variant, in_check: bool, captures_only: bool) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(if captures_only { 16 } else { 64 });
+        self.pseudo_moves(variant, &mut moves, captures_only);
         let Some(king) = self.royal_square(variant, self.side) else { return moves };
         let enemy = 1 - self.side;
         // Whether the royal piece is safe once `mv` is played, by playing it.
@@ -396,7 +408,7 @@ impl Position {
             let next = self.after(variant, mv);
             !next.royal_square(variant, self.side).is_some_and(|k| next.attacked(variant, k, enemy))
         };
-        if variant.has_complex || self.in_check(variant) {
+        if variant.has_complex || in_check {
             moves.retain(|&mv| safe(mv));
             return moves;
         }

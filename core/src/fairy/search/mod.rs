@@ -160,17 +160,22 @@ impl ChessSearcher {
             for (k, &i) in order.iter().enumerate() {
                 let (_, mv, noise) = moves[i];
                 // The noise shifts the window too: a bound the child proves plus noise is no score.
+                let child = || {
+                    let child = root.after(variant, mv);
+                    (child, table::key(variant, &child))
+                };
                 let score = match ends[i] {
                     Some(end) => end,
                     None if k == 0 => {
-                        -search.negamax(&root.after(variant, mv), depth_left, 1, -MATE - 1, noise - alpha)
+                        let (child, key) = child();
+                        -search.negamax(&child, key, depth_left, 1, -MATE - 1, noise - alpha)
                     }
                     None => {
                         // The others only have to be shown no better; one that is gets its score.
-                        let child = root.after(variant, mv);
-                        let bound = -search.negamax(&child, depth_left, 1, noise - alpha - 1, noise - alpha);
+                        let (child, key) = child();
+                        let bound = -search.negamax(&child, key, depth_left, 1, noise - alpha - 1, noise - alpha);
                         if bound + noise > alpha {
-                            -search.negamax(&child, depth_left, 1, -MATE - 1, noise - alpha)
+                            -search.negamax(&child, key, depth_left, 1, -MATE - 1, noise - alpha)
                         } else {
                             bound
                         }

@@ -1,7 +1,7 @@
 //! The transposition table: what an earlier visit of a position found (its best move, a score and
 //! whether that score is exact or a bound), kept by a 64-bit key of the position.
 
-use crate::fairy::{Move, Position, Variant, NONE};
+use crate::fairy::{Move, Position, Special, Variant, NONE};
 
 use super::MATE;
 
@@ -89,17 +89,50 @@ fn mix(mut x: u64) -> u64 {
 }
 
 /// The position's key: its pieces, whether each has moved (a move's condition may ask), the side to
-/// move, the castling rooks and the en-passant square. Worked out afresh at each node: one pass
-/// over the squares costs little beside generating the moves.
+/// move, the castling rooks and the en-passant square.
 pub(super) fn key(variant: &Variant, position: &Position) -> u64 {
     let squares = Position::square_count(variant);
-    let mut key = mix(u64::from(position.side) << 40 | u64::from(position.ep) << 32);
-    for (sq, &cell) in position.squares[..squares].iter().enumerate() {
-        if cell != 0 {
-            let moved = u64::from(position.moved[sq].min(1));
-            key ^= mix((sq as u64) << 16 | moved << 8 | u64::from(cell));
+    let pieces = (0..squares).fold(0, |key, sq| key ^ square_key(position, sq));
+    pieces ^ state_key(position)
+}
+
+/// The key of `after`, the position `mv` leads to from `before` (whose key is `key`): the terms of
+/// the squares the move touched and of the state, taken out and put back (a search node needs no
+/// pass over the board).
+pub(super) fn key_after(before: &Position, key: u64, mv: Move, after: &Position) -> u64 {
+    let touched = match mv.special {
+        Special::Castle(rook_from, rook_to) => [mv.from, mv.to, rook_from, rook_to],
+        Special::EnPassant(captured) => [mv.from, mv.to, captured, NONE],
+        Special::None => [mv.from, mv.to, NONE, NONE],
+    };
+    let mut key = key ^ state_key(before) ^ state_key(after);
+    for (i, &sq) in touched.iter().enumerate() {
+        // A square named twice (a castling king landing on its rook's square) changes once.
+        if sq != NONE && !touched[..i].contains(&sq) {
+            key ^= square_key(before, sq as usize) ^ square_key(after, sq as usize);
         }
     }
+    key
+}
+
+/// The key of `passed`, `before` with the other side to move (a null move).
+pub(super) fn key_after_pass(before: &Position, key: u64, passed: &Position) -> u64 {
+    key ^ state_key(before) ^ state_key(passed)
+}
+
+/// A square's part of the key: its piece and whether that piece has moved; 0 when empty.
+fn square_key(position: &Position, sq: usize) -> u64 {
+    let cell = position.squares[sq];
+    if cell == 0 {
+        return 0;
+    }
+    let moved = u64::from(position.moved[sq].min(1));
+    mix((sq as u64) << 16 | moved << 8 | u64::from(cell))
+}
+
+/// The part of the key besides the squares: the side to move, en passant, the castling rooks.
+fn state_key(position: &Position) -> u64 {
+    let mut key = mix(u64::from(position.side) << 40 | u64::from(position.ep) << 32);
     for (i, &rook) in position.castle_rooks.iter().enumerate() {
         if rook != NONE {
             key ^= mix(1 << 48 | (i as u64) << 8 | u64::from(rook));
@@ -136,6 +169,40 @@ mod tests {
         assert_ne!(of(&format!("{rooks} w KQkq - 0 1")), of(&format!("{rooks} b KQkq - 0 1")));
         assert_ne!(of(&format!("{rooks} w KQkq - 0 1")), of(&format!("{rooks} w Qkq - 0 1")));
         assert_ne!(of(&format!("{rooks} w Qkq - 0 1")), of(&format!("{rooks} w Kkq - 0 1")));
+    }
+
+    #[test]
+    fn a_key_made_from_the_move_equals_the_key_made_afresh_in_random_games_of_every_variant() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let (mut checked, mut specials) = (0, 0);
+        for (name, variant) in crate::fairy::Variant::builtin() {
+            let start = Position::from_fen(variant, variant.start.as_deref().unwrap(), false).unwrap();
+            for game in 0..4 {
+                let mut position = start;
+                for ply in 0..120 {
+                    let moves = position.legal_moves(variant);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    let mv = moves[(seed >> 33) as usize % moves.len()];
+                    let next = position.after(variant, mv);
+                    let fen = position.fen(variant);
+                    assert_eq!(
+                        key_after(&position, key(variant, &position), mv, &next),
+                        key(variant, &next),
+                        "{name} game {game} ply {ply}: {} from {fen}",
+                        position.uci(variant, mv)
+                    );
+                    let passed = position.passed();
+                    assert_eq!(key_after_pass(&position, key(variant, &position), &passed), key(variant, &passed));
+                    specials += usize::from(mv.special != Special::None || mv.promotion != 0);
+                    checked += 1;
+                    position = next;
+                }
+            }
+        }
+        assert!(checked > 5_000 && specials > 20, "{checked} moves, {specials} castlings, en passants, promotions");
     }
 
     #[test]

@@ -83,8 +83,10 @@ impl<'a> Search<'a> {
         self.path.iter().rev().take(back).skip(1).step_by(2).any(|&k| k == key)
     }
 
-    /// The score of `position` for its side to move, within `(alpha, beta)`; `depth` plies to go.
-    pub fn negamax(&mut self, position: &Position, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// The score of `position` (whose key is `key`) for its side to move, within `(alpha, beta)`;
+    /// `depth` plies to go.
+    #[allow(clippy::too_many_arguments)]
+    pub fn negamax(&mut self, position: &Position, key: u64, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.visit();
         if self.out_of_budget() {
             return 0;
@@ -92,7 +94,6 @@ impl<'a> Search<'a> {
         if position.halfmove_clock() >= 100 {
             return 0;
         }
-        let key = table::key(self.variant, position);
         if ply > 0 && self.repeats(key, position.halfmove_clock()) {
             return 0;
         }
@@ -131,7 +132,9 @@ impl<'a> Search<'a> {
             let reduction = 3 + depth / 6;
             self.path.push(key);
             let passed_ply = std::mem::replace(&mut self.passed_ply, ply + 1);
-            let score = -self.negamax(&position.passed(), depth - 1 - reduction, ply + 1, -beta, -beta + 1);
+            let passed = position.passed();
+            let passed_key = table::key_after_pass(position, key, &passed);
+            let score = -self.negamax(&passed, passed_key, depth - 1 - reduction, ply + 1, -beta, -beta + 1);
             self.passed_ply = passed_ply;
             self.path.pop();
             if self.out_of_budget() {
@@ -141,9 +144,9 @@ impl<'a> Search<'a> {
                 return beta;
             }
         }
-        let mut moves = position.legal_moves(self.variant);
+        let mut moves = position.legal_moves_knowing(self.variant, in_check, false);
         if moves.is_empty() {
-            return self.no_moves(position, ply);
+            return self.no_moves(in_check, ply);
         }
         self.order(position, &mut moves, remembered.and_then(|e| e.mv), ply);
         let original_alpha = alpha;
@@ -151,23 +154,24 @@ impl<'a> Search<'a> {
         self.path.push(key);
         for (i, &mv) in moves.iter().enumerate() {
             let child = position.after(self.variant, mv);
+            let child_key = table::key_after(position, key, mv, &child);
             let quiet = position.captured(mv).is_none() && Position::promotes_to(mv).is_none();
             if futile && i > 0 && quiet && !child.in_check(self.variant) {
                 best = best.max(stand + FUTILITY_MARGIN * depth);
                 continue;
             }
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 // Late quiet moves rarely matter: searched shallower, and again at full depth only
                 // if they beat alpha.
                 let reduction = if depth >= 3 && i >= 3 && quiet && !in_check { 1 + i32::from(i >= 8) } else { 0 };
-                let mut score = -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                let mut score = -self.negamax(&child, child_key, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                    score = -self.negamax(&child, child_key, depth - 1, ply + 1, -alpha - 1, -alpha);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
+                    score = -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
                 }
                 score
             };
@@ -211,9 +215,10 @@ impl<'a> Search<'a> {
             }
             alpha = alpha.max(stand);
         }
-        let mut moves = position.legal_moves(self.variant);
-        if moves.is_empty() {
-            return self.no_moves(position, ply);
+        // Out of check, captures and promotions only (no move among them is no stalemate).
+        let mut moves = position.legal_moves_knowing(self.variant, in_check, !in_check);
+        if moves.is_empty() && in_check {
+            return self.no_moves(in_check, ply);
         }
         if !in_check {
             // Only captures that could lift the position to alpha, and promotions. A capture by a
@@ -252,8 +257,8 @@ impl<'a> Search<'a> {
 
     /// The score of a position with no legal move: mated, or stalemated (a draw, or a loss in
     /// shatranj-like variants).
-    fn no_moves(&self, position: &Position, ply: usize) -> i32 {
-        if position.in_check(self.variant) || self.variant.stalemate_loses() {
+    fn no_moves(&self, in_check: bool, ply: usize) -> i32 {
+        if in_check || self.variant.stalemate_loses() {
             -MATE + ply as i32
         } else {
             0
