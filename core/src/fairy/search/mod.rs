@@ -69,8 +69,9 @@ impl ChessLevel {
 }
 
 /// The top level's nodes per move: under a second in Chromium on the project's 2-core machine
-/// (docs/AI.md; 400,000 before the move generator's pins, which made a node about a third cheaper).
-const TOP_NODES: u64 = 800_000;
+/// (docs/AI.md; 400,000 before the move generator's pins, 800,000 before the quiescence search's
+/// captures-only moves and the keys made from the move, each of which made a node cheaper).
+const TOP_NODES: u64 = 1_200_000;
 
 /// What bounds one search besides the level: a depth, a node budget, and a question asked every
 /// 1,024 nodes whether to stop now (a clock, for UCI's `movetime`; the engine itself reads none).

@@ -240,7 +240,8 @@ impl<'a> Search<'a> {
             });
         }
         if depth == 0 || self.out_of_budget() {
-            return alpha.max(self.evaluation.evaluate(position).min(beta));
+            let stand = if in_check { self.evaluation.evaluate(position) } else { stand };
+            return alpha.max(stand.min(beta));
         }
         self.order(position, &mut moves, None, MAX_PLY);
         let mut best = if in_check { -MATE + ply as i32 } else { stand };
