@@ -282,7 +282,8 @@ impl Position {
     }
 
     /// The side to move's moves, its royal piece's safety aside; with `captures_only`, only
-    /// captures and promotions (a pawn's targets, its kind of move aside, and no castling).
+    /// captures (en passant too) and promotions: no castling, no pawn staying a pawn on an empty
+    /// square.
     pub(super) fn pseudo_moves(&self, variant: &Variant, moves: &mut Vec<Move>, captures_only: bool) {
         let mut targets = Vec::with_capacity(32);
         // How far into the promotion zone a rank is: 1 on the last rank, 0 outside the zone.

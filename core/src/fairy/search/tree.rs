@@ -85,7 +85,6 @@ impl<'a> Search<'a> {
 
     /// The score of `position` (whose key is `key`) for its side to move, within `(alpha, beta)`;
     /// `depth` plies to go.
-    #[allow(clippy::too_many_arguments)]
     pub fn negamax(&mut self, position: &Position, key: u64, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.visit();
         if self.out_of_budget() {
