@@ -107,8 +107,18 @@ impl Popucom {
 
     /// The legal cells where the side to move would make a line (three or more in a row).
     pub fn line_making_cells(&self) -> Cells {
-        let own = self.stones[self.turn().index()];
-        let completing = AXES.iter().fold(Cells::EMPTY, |cells, axis| cells.union(axis.completing(own)));
+        self.legal_cells_completing(self.turn())
+    }
+
+    /// The legal cells of the side to move where the opponent would make a line: taking one
+    /// blocks it.
+    pub fn opponent_line_cells(&self) -> Cells {
+        self.legal_cells_completing(self.turn().other())
+    }
+
+    fn legal_cells_completing(&self, seat: Seat) -> Cells {
+        let stones = self.stones[seat.index()];
+        let completing = AXES.iter().fold(Cells::EMPTY, |cells, axis| cells.union(axis.completing(stones)));
         Cells(completing.0 & self.legal_cells().0)
     }
 
