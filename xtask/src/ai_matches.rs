@@ -37,6 +37,15 @@ const ROWS: &[Row] = &[
         runs: &[(21, 50), (22, 50), (23, 30), (24, 30)],
     },
     Row {
+        // The same match after the playouts' last moves and blocks (2026-12-02).
+        name: "popucom-level5-vs-uct200000-blocks",
+        game: "popucom",
+        config: "null",
+        a: "level:5",
+        b: "uct:200000",
+        runs: &[(31, 25), (32, 25), (33, 20)],
+    },
+    Row {
         name: "chess-level5-vs-level3",
         game: "chess",
         config: "null",
