@@ -77,8 +77,9 @@ fn best_line(game: &Popucom) -> Option<Cell> {
     for cell in game.line_making_cells().iter() {
         let mut after = game.clone();
         after.play_unchecked(&cell);
-        if lead(&after) > best_lead {
-            (best, best_lead) = (Some(cell), lead(&after));
+        let after_lead = lead(&after);
+        if after_lead > best_lead {
+            (best, best_lead) = (Some(cell), after_lead);
         }
     }
     best
@@ -91,12 +92,8 @@ mod tests {
     use super::*;
     use crate::popucom::{Cells, PopucomConfig};
 
-    fn cells(list: &[(u8, u8)]) -> Cells {
-        list.iter().fold(Cells::EMPTY, |set, &(row, col)| set.union(Cells::single(Cell::new(row, col).index())))
-    }
-
     fn position(red: &[(u8, u8)], blue: &[(u8, u8)], moves_played: u8) -> Popucom {
-        let stones = [cells(red), cells(blue)];
+        let stones = [Cells::of(red), Cells::of(blue)];
         Popucom { stones, territory: [Cells::EMPTY; 2], moves_played, config: PopucomConfig::default() }
     }
 
@@ -128,7 +125,7 @@ mod tests {
         // Blue would make a line at (2, 2) or (2, 5); Red has none to make. Uniform moves would take
         // one of the two 2 times in 75.
         let game = position(&[(7, 7)], &[(2, 3), (2, 4), (6, 0), (8, 8)], 10);
-        assert_eq!(game.opponent_line_cells(), cells(&[(2, 2), (2, 5)]));
+        assert_eq!(game.opponent_line_cells(), Cells::of(&[(2, 2), (2, 5)]));
         let draws = 2_000;
         let blocks = (0..draws)
             .filter(|&seed| {

@@ -57,6 +57,12 @@ impl Cells {
     pub const EMPTY: Cells = Cells(0);
     pub const ALL: Cells = Cells((1u128 << CELL_COUNT) - 1);
 
+    /// The cells at `(row, col)` pairs, for tests.
+    #[cfg(test)]
+    pub(crate) fn of(list: &[(u8, u8)]) -> Cells {
+        list.iter().fold(Cells::EMPTY, |set, &(row, col)| set.union(Cells::single(Cell::new(row, col).index())))
+    }
+
     pub(crate) fn single(index: usize) -> Cells {
         Cells(1u128 << index)
     }
@@ -301,10 +307,6 @@ mod tests {
         assert_eq!(cells.nth(6), None);
     }
 
-    fn cells(list: &[(u8, u8)]) -> Cells {
-        list.iter().fold(Cells::EMPTY, |set, &(r, c)| set.union(Cells::single(Cell::new(r, c).index())))
-    }
-
     #[test]
     fn select_finds_every_set_bit_of_awkward_words() {
         let words = [
@@ -328,29 +330,29 @@ mod tests {
     fn growing_along_an_axis_never_wraps_around_the_edges() {
         let full = Cells::ALL;
         let [row, column, down_right, down_left] = AXES;
-        assert_eq!(row.grow(cells(&[(3, 8)]), full), cells(&(0..9).map(|c| (3, c)).collect::<Vec<_>>()));
-        assert_eq!(column.grow(cells(&[(0, 0)]), full).len(), 9);
-        assert_eq!(down_right.grow(cells(&[(0, 7)]), full), cells(&[(0, 7), (1, 8)]));
-        assert_eq!(down_left.grow(cells(&[(0, 1)]), full), cells(&[(0, 1), (1, 0)]));
-        assert_eq!(down_left.grow(cells(&[(8, 8)]), full), cells(&[(8, 8)]));
-        assert!(down_left.has_run_of_three(cells(&[(0, 2), (1, 1), (2, 0)])));
-        assert!(!row.has_run_of_three(cells(&[(0, 7), (0, 8), (1, 0)])), "no wrap into the next row");
-        assert!(!down_right.has_run_of_three(cells(&[(0, 7), (1, 8), (2, 0)])));
+        assert_eq!(row.grow(Cells::of(&[(3, 8)]), full), Cells::of(&(0..9).map(|c| (3, c)).collect::<Vec<_>>()));
+        assert_eq!(column.grow(Cells::of(&[(0, 0)]), full).len(), 9);
+        assert_eq!(down_right.grow(Cells::of(&[(0, 7)]), full), Cells::of(&[(0, 7), (1, 8)]));
+        assert_eq!(down_left.grow(Cells::of(&[(0, 1)]), full), Cells::of(&[(0, 1), (1, 0)]));
+        assert_eq!(down_left.grow(Cells::of(&[(8, 8)]), full), Cells::of(&[(8, 8)]));
+        assert!(down_left.has_run_of_three(Cells::of(&[(0, 2), (1, 1), (2, 0)])));
+        assert!(!row.has_run_of_three(Cells::of(&[(0, 7), (0, 8), (1, 0)])), "no wrap into the next row");
+        assert!(!down_right.has_run_of_three(Cells::of(&[(0, 7), (1, 8), (2, 0)])));
         // A gap stops the growth.
-        let within = cells(&[(4, 0), (4, 1), (4, 3)]);
-        assert_eq!(row.grow(cells(&[(4, 1)]), within), cells(&[(4, 0), (4, 1)]));
+        let within = Cells::of(&[(4, 0), (4, 1), (4, 3)]);
+        assert_eq!(row.grow(Cells::of(&[(4, 1)]), within), Cells::of(&[(4, 0), (4, 1)]));
     }
 
     #[test]
     fn the_cells_completing_a_line_never_wrap_around_the_edges() {
         let [row, column, down_right, down_left] = AXES;
         // A pair at a row's end is completed only inside its row.
-        assert_eq!(row.completing(cells(&[(0, 7), (0, 8)])), cells(&[(0, 6)]));
-        assert_eq!(row.completing(cells(&[(1, 0), (1, 2)])), cells(&[(1, 1)]));
-        assert_eq!(column.completing(cells(&[(7, 4), (8, 4)])), cells(&[(6, 4)]));
-        assert_eq!(down_right.completing(cells(&[(0, 7), (1, 8)])), Cells::EMPTY);
-        assert_eq!(down_left.completing(cells(&[(0, 1), (1, 0)])), Cells::EMPTY);
-        assert_eq!(down_left.completing(cells(&[(1, 1), (2, 0)])), cells(&[(0, 2)]));
+        assert_eq!(row.completing(Cells::of(&[(0, 7), (0, 8)])), Cells::of(&[(0, 6)]));
+        assert_eq!(row.completing(Cells::of(&[(1, 0), (1, 2)])), Cells::of(&[(1, 1)]));
+        assert_eq!(column.completing(Cells::of(&[(7, 4), (8, 4)])), Cells::of(&[(6, 4)]));
+        assert_eq!(down_right.completing(Cells::of(&[(0, 7), (1, 8)])), Cells::EMPTY);
+        assert_eq!(down_left.completing(Cells::of(&[(0, 1), (1, 0)])), Cells::EMPTY);
+        assert_eq!(down_left.completing(Cells::of(&[(1, 1), (2, 0)])), Cells::of(&[(0, 2)]));
     }
 
     #[test]
