@@ -1,10 +1,13 @@
 //! The tree search: UCT with optional RAVE (all-moves-as-first statistics shared between equal
-//! moves, blended out as real visits grow), an arena of nodes, expansion one child per playout,
-//! and re-rooting below a played move so the next search starts from what was learnt.
+//! moves, blended out as real visits grow), an arena of nodes, expansion one child per playout
+//! (every candidate tried once in random order, or, where the game gives priors, all candidates
+//! at once, their priors standing in for those first tries), and re-rooting below a played move so
+//! the next search starts from what was learnt.
 
+use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::{reward_for, AiRng, Searchable};
+use super::{reward_for, AiRng, Prior, Searchable};
 use crate::game::Seat;
 
 /// Exploration weight of plain UCT (Kocsis and Szepesvári's 1/sqrt(2) for rewards in 0..1).
@@ -13,6 +16,8 @@ const UCT_EXPLORATION: f32 = 0.7;
 const RAVE_EXPLORATION: f32 = 0.25;
 /// Silver's RAVE bias `4 b^2` with b = 0.1: how fast real visits take over from shared ones.
 const RAVE_BIAS: f32 = 0.04;
+/// The child of an edge whose position no playout has reached yet.
+const UNMADE: u32 = u32::MAX;
 
 /// What one search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -34,7 +39,7 @@ struct Edge<M> {
     /// Who makes the move.
     mover: Seat,
     key: Option<u32>,
-    /// The node of the position after the move.
+    /// The node of the position after the move ([`UNMADE`] until a playout goes there).
     child: u32,
     visits: u32,
     wins: f32,
@@ -44,9 +49,27 @@ struct Edge<M> {
     shared_wins: f32,
 }
 
+impl<M> Edge<M> {
+    /// An edge not yet taken, its shared statistics starting from `prior`.
+    fn new<G: Searchable<Move = M>>(state: &G, mv: M, prior: Prior) -> Self {
+        Edge {
+            mover: state.mover(&mv).unwrap_or(Seat::One),
+            key: state.move_key(&mv).map(|k| k as u32),
+            mv,
+            child: UNMADE,
+            visits: 0,
+            wins: 0.0,
+            inv_sqrt_visits: 1.0,
+            shared_visits: prior.visits,
+            shared_wins: prior.wins,
+        }
+    }
+}
+
 struct Node<M> {
     edges: Vec<Edge<M>>,
-    /// Candidate moves not yet given an edge; computed on the node's second visit.
+    /// Candidate moves not yet given an edge; computed on the node's second visit (and empty at
+    /// once where the game gives priors: every candidate gets its edge then).
     untried: Option<Vec<M>>,
     visits: u32,
     /// The reward of a settled position ([`Searchable::is_settled`]), once found: later visits
@@ -111,6 +134,9 @@ impl<G: Searchable> Mcts<G> {
     /// The tree below `mv` (the position after it), or `None` if the search never tried `mv`.
     pub fn descend(mut self, mv: &G::Move) -> Option<Self> {
         let child = self.nodes[0].edges.iter().find(|e| &e.mv == mv)?.child;
+        if child == UNMADE {
+            return None;
+        }
         self.root_state.play_unchecked(mv);
         // Copy the subtree out in breadth-first order, renumbering the edges' nodes.
         let mut old: Vec<Option<Node<G::Move>>> = self.nodes.into_iter().map(Some).collect();
@@ -118,10 +144,11 @@ impl<G: Searchable> Mcts<G> {
         let mut queue = std::collections::VecDeque::from([child]);
         while let Some(index) = queue.pop_front() {
             let mut node = old[index as usize].take().expect("a tree has no shared nodes");
+            // The queued nodes come after this one, in queue order.
             let first = (nodes.len() + queue.len() + 1) as u32;
-            for (i, edge) in node.edges.iter_mut().enumerate() {
+            for (next, edge) in (first..).zip(node.edges.iter_mut().filter(|edge| edge.child != UNMADE)) {
                 queue.push_back(edge.child);
-                edge.child = first + i as u32;
+                edge.child = next;
             }
             nodes.push(node);
         }
@@ -138,34 +165,27 @@ impl<G: Searchable> Mcts<G> {
         let mut settled = None;
         loop {
             if self.nodes[node].visits > 0 && self.nodes[node].untried.is_none() {
-                self.nodes[node].untried = Some(state.candidate_moves());
+                self.expand(node, &state, rng);
             }
             let Some(untried) = self.nodes[node].untried.as_mut() else { break };
             if !untried.is_empty() {
                 let mv = untried.swap_remove(rng.random_range(0..untried.len()));
-                let mover = state.mover(&mv).unwrap_or(Seat::One);
-                let key = state.move_key(&mv).map(|k| k as u32);
-                state.play_unchecked(&mv);
-                let child = self.nodes.len() as u32;
-                self.nodes.push(Node::new());
+                let edge = Edge::new(&state, mv, Prior::NONE);
+                state.play_unchecked(&edge.mv);
                 let edges = &mut self.nodes[node].edges;
-                path.push((node as u32, edges.len() as u32));
-                edges.push(Edge {
-                    mv,
-                    mover,
-                    key,
-                    child,
-                    visits: 0,
-                    wins: 0.0,
-                    inv_sqrt_visits: 1.0,
-                    shared_visits: 0,
-                    shared_wins: 0.0,
-                });
-                node = child as usize;
+                edges.push(edge);
+                let edge = edges.len() - 1;
+                path.push((node as u32, edge as u32));
+                node = self.make_child(node, edge);
                 break;
             }
             let Some(edge) = self.select(node) else { break };
             path.push((node as u32, edge as u32));
+            if self.nodes[node].edges[edge].child == UNMADE {
+                state.play_unchecked(&self.nodes[node].edges[edge].mv);
+                node = self.make_child(node, edge);
+                break;
+            }
             let child = self.nodes[node].edges[edge].child as usize;
             if let Some(reward) = self.nodes[child].settled {
                 (node, settled) = (child, Some(reward));
@@ -190,6 +210,31 @@ impl<G: Searchable> Mcts<G> {
         self.backpropagate(path, reward);
     }
 
+    /// A node's candidates, on its second visit: kept to be given an edge one per playout, or,
+    /// where the game has priors for them (and this is not the plain yardstick), every one an edge
+    /// at once, shuffled so that equal priors favour no corner of the board.
+    fn expand(&mut self, node: usize, state: &G, rng: &mut AiRng) {
+        let moves = state.candidate_moves();
+        let priors = if self.rave { state.priors(&moves) } else { None };
+        let Some(priors) = priors else {
+            self.nodes[node].untried = Some(moves);
+            return;
+        };
+        let mut edges: Vec<Edge<G::Move>> =
+            moves.into_iter().zip(priors).map(|(mv, prior)| Edge::new(state, mv, prior)).collect();
+        edges.shuffle(rng);
+        self.nodes[node].edges = edges;
+        self.nodes[node].untried = Some(Vec::new());
+    }
+
+    /// A new node for the position after `node`'s `edge`, returned.
+    fn make_child(&mut self, node: usize, edge: usize) -> usize {
+        let child = self.nodes.len();
+        self.nodes.push(Node::new());
+        self.nodes[node].edges[edge].child = child as u32;
+        child
+    }
+
     /// The edge of `node` to explore next: the best blend of its own mean, its shared (RAVE) mean
     /// and an exploration bonus.
     fn select(&self, node: usize) -> Option<usize> {
@@ -197,8 +242,9 @@ impl<G: Searchable> Mcts<G> {
         let exploration = if self.rave { RAVE_EXPLORATION } else { UCT_EXPLORATION };
         let bonus = exploration * ln(parent.visits.max(1)).sqrt();
         let score = |edge: &Edge<G::Move>| {
-            let n = edge.visits.max(1) as f32;
-            let mean = edge.wins / n;
+            // An edge no playout has taken yet (made with priors) is judged by its priors alone.
+            let n = edge.visits as f32;
+            let mean = edge.wins / n.max(1.0);
             let blended = if self.rave && edge.shared_visits > 0 {
                 let shared = edge.shared_visits as f32;
                 let beta = shared / (n + shared + RAVE_BIAS * n * shared);

@@ -54,6 +54,15 @@ pub trait Searchable: Game {
         self.legal_moves()
     }
 
+    /// What the game knows of `moves` (this position's candidates) before searching them, one
+    /// [`Prior`] each: the tree then gives every candidate its edge at once and chooses among them
+    /// from the first playout. `None` (the default): each candidate is tried once, in random order,
+    /// before any is tried again.
+    fn priors(&self, moves: &[Self::Move]) -> Option<Vec<Prior>> {
+        let _ = moves;
+        None
+    }
+
     /// Plays on from this position with the game's playout policy (or, if `uniform`, uniformly
     /// random moves, as the plain UCT yardstick plays) and returns seat one's reward (1 win, 0.5
     /// draw, 0 loss, or between where a playout is cut short and judged), calling
@@ -78,6 +87,19 @@ pub trait Searchable: Game {
     fn is_settled(&self) -> bool {
         self.status().is_over()
     }
+}
+
+/// Knowledge of a move before the search tries it, as made-up playouts through it counted in its
+/// shared (RAVE) statistics: `wins` of `visits` for the side making it. Real playouts take over as
+/// they come.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prior {
+    pub visits: u32,
+    pub wins: f32,
+}
+
+impl Prior {
+    pub const NONE: Prior = Prior { visits: 0, wins: 0.0 };
 }
 
 /// Seat one's reward for a finished game.

@@ -133,7 +133,7 @@ impl Rejection for GoError {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Go {
     config: GoConfig,
     board: Board,
@@ -147,6 +147,25 @@ pub struct Go {
     result: Option<Outcome>,
     /// The agreed score, once the scoring phase ended.
     score: Option<AreaScore>,
+    /// Where the last move placed a stone (`None` after any other move): where the computer's
+    /// playouts look first. A hint, not part of the position: equality and the saved state leave
+    /// it out.
+    last_stone: Option<usize>,
+}
+
+impl PartialEq for Go {
+    fn eq(&self, other: &Go) -> bool {
+        let Go { config, board, to_move, passes, moves_played, seen, scoring, result, score, last_stone: _ } = self;
+        *config == other.config
+            && *board == other.board
+            && *to_move == other.to_move
+            && *passes == other.passes
+            && *moves_played == other.moves_played
+            && *seen == other.seen
+            && *scoring == other.scoring
+            && *result == other.result
+            && *score == other.score
+    }
 }
 
 /// GTP's fixed handicap points (as (row from the top, col)) for 2 to 9 stones.
@@ -198,6 +217,11 @@ impl Go {
 
     pub fn moves_played(&self) -> u32 {
         self.moves_played
+    }
+
+    /// Where the last move placed a stone, if it placed one.
+    pub fn last_stone(&self) -> Option<usize> {
+        self.last_stone
     }
 
     /// Makes it `colour`'s turn (GTP lets a controller play either colour at any time), leaving a
@@ -345,6 +369,7 @@ impl Go {
         Go::playout_with(
             board,
             colour,
+            None,
             rng,
             |board, colour, _, rng| Go::random_point(board, colour, rng),
             &mut |_, _| {},
@@ -352,17 +377,19 @@ impl Go {
     }
 
     /// A playout from `board`, `colour` to move, until two passes (or 3 x points moves): `choose`
-    /// picks each move (`None` passes) from the board, the mover and the last stone placed;
-    /// `played(colour, point)` hears each stone. Returns the final board and the moves played.
+    /// picks each move (`None` passes) from the board, the mover and the last stone placed (at
+    /// first `last`); `played(colour, point)` hears each stone. Returns the final board and the
+    /// moves played.
     pub fn playout_with<R: rand::RngCore>(
         board: &Board,
         colour: u8,
+        last: Option<usize>,
         rng: &mut R,
         mut choose: impl FnMut(&Board, u8, Option<usize>, &mut R) -> Option<usize>,
         played: &mut dyn FnMut(u8, usize),
     ) -> (Board, u32) {
         let mut board = board.clone();
-        let (mut colour, mut last) = (colour, None);
+        let (mut colour, mut last) = (colour, last);
         let (mut passes, mut moves) = (0, 0);
         let limit = 3 * (board.size() * board.size()) as u32;
         while passes < 2 && moves < limit {
@@ -427,7 +454,18 @@ impl Game for Go {
         let mut seen = FxHashSet::default();
         seen.insert(board.hash());
         let to_move = if config.handicap > 0 { WHITE } else { BLACK };
-        Ok(Go { config, board, to_move, passes: 0, moves_played: 0, seen, scoring: None, result: None, score: None })
+        Ok(Go {
+            config,
+            board,
+            to_move,
+            passes: 0,
+            moves_played: 0,
+            seen,
+            scoring: None,
+            result: None,
+            score: None,
+            last_stone: None,
+        })
     }
 
     fn config(&self) -> &GoConfig {
@@ -510,12 +548,14 @@ impl Game for Go {
 
     fn play_unchecked(&mut self, mv: &GoMove) {
         let colour = self.mover_colour(mv);
+        self.last_stone = None;
         match *mv {
             GoMove::Play { at, .. } => {
                 let point = self.point_of(at).expect("checked");
                 self.board.place(point, colour);
                 self.seen.insert(self.board.hash());
                 self.passes = 0;
+                self.last_stone = Some(point);
                 self.to_move = board::opponent(colour);
             }
             GoMove::Pass { .. } => {

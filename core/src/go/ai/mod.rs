@@ -1,13 +1,15 @@
 //! Go for the search: a board point is the same move wherever it is played, playouts answer the
 //! last move's ataris and shapes and otherwise play random points that neither fill one's own eye
-//! nor put stones in atari, scored by area; the tree never fills its own eyes or resigns. The
-//! scoring phase is not searched: [`scoring_move`] answers it.
+//! nor put stones in atari, scored by area; the tree starts each move from what is seen at once
+//! ([`priors`]), never fills its own eyes and never resigns. The scoring phase is not searched:
+//! [`scoring_move`] answers it.
 
 mod patterns;
+mod priors;
 
 use rand::RngCore;
 
-use crate::ai::{AiRng, Searchable};
+use crate::ai::{AiRng, Prior, Searchable};
 use crate::game::{Game, Seat};
 use crate::go::{tromp_taylor, Board, Go, GoMove, Scoring, BLACK, EMPTY, MAX_POINTS, WHITE};
 
@@ -40,6 +42,10 @@ impl Searchable for Go {
         moves
     }
 
+    fn priors(&self, moves: &[GoMove]) -> Option<Vec<Prior>> {
+        Some(priors::priors(self, moves))
+    }
+
     /// The scoring phase is not searched: [`scoring_move`] answers it.
     fn unsearched_move(&self, seat: Option<Seat>) -> Option<Option<GoMove>> {
         self.scoring()?;
@@ -67,7 +73,8 @@ impl Searchable for Go {
                     |colour: u8, point: usize| played(Seat::from_number(colour).expect("1 or 2"), point);
                 type Policy = fn(&Board, u8, Option<usize>, &mut AiRng) -> Option<usize>;
                 let policy: Policy = if uniform { light_point } else { playout_point };
-                let (end, _) = Go::playout_with(self.board(), self.to_move(), rng, policy, &mut seat_played);
+                let (end, _) =
+                    Go::playout_with(self.board(), self.to_move(), self.last_stone(), rng, policy, &mut seat_played);
                 tromp_taylor(&end, self.config().komi)
             }
         };
@@ -234,7 +241,7 @@ mod tests {
                 }
                 choice
             };
-            Go::playout_with(start.board(), BLACK, &mut rng, &mut check, &mut |_, _| {});
+            Go::playout_with(start.board(), BLACK, None, &mut rng, &mut check, &mut |_, _| {});
             assert!(choices > 40, "seed {seed}: a playout of {choices} stones");
         }
     }
