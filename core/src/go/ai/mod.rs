@@ -99,18 +99,11 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
         let mut urgent = [0usize; 8];
         let mut count = 0;
         for point in std::iter::once(last).chain(board.neighbours(last)) {
-            let stone = board.colour(point);
-            if stone != BLACK && stone != WHITE {
-                continue;
-            }
-            let Some(liberty) = board.atari_liberty(board.group_of(point)) else { continue };
-            if board.ko() != Some(liberty)
-                && !board.is_suicide(liberty, colour)
-                && (stone != colour || board.self_atari_stones(liberty, colour) == 0)
-                && !urgent[..count].contains(&liberty)
-            {
-                urgent[count] = liberty;
-                count += 1;
+            if let Some(liberty) = atari_answer(board, point, colour) {
+                if !urgent[..count].contains(&liberty) {
+                    urgent[count] = liberty;
+                    count += 1;
+                }
             }
         }
         if count == 0 {
@@ -141,6 +134,21 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
             && !board.is_suicide(point, colour)
             && board.self_atari_stones(point, colour) < 2
     })
+}
+
+/// Where `colour` answers the group of the stone at `point` when it is in atari: its last liberty,
+/// if playing there is allowed and either takes the opponent's group or gives one's own group more
+/// than one liberty. `None` for an empty point or a group with more liberties.
+fn atari_answer(board: &Board, point: usize, colour: u8) -> Option<usize> {
+    let stone = board.colour(point);
+    if stone != BLACK && stone != WHITE {
+        return None;
+    }
+    let liberty = board.atari_liberty(board.group_of(point))?;
+    let allowed = board.ko() != Some(liberty)
+        && !board.is_suicide(liberty, colour)
+        && (stone != colour || board.self_atari_stones(liberty, colour) == 0);
+    allowed.then_some(liberty)
 }
 
 /// A uniform index below `count` (0 when `count` is 0).

@@ -7,7 +7,7 @@
 use crate::ai::Prior;
 use crate::go::{Board, Go, GoMove, BLACK, WHITE};
 
-use super::patterns;
+use super::{atari_answer, patterns};
 
 /// Made-up playouts every move starts with, half of them won.
 const EVEN: u32 = 10;
@@ -59,21 +59,12 @@ fn urgent_points(board: &Board, colour: u8) -> Vec<usize> {
     let mut urgent = Vec::new();
     let mut groups = Vec::new();
     for point in board.points() {
-        if !is_stone(board.colour(point)) {
+        if !is_stone(board.colour(point)) || groups.contains(&board.group_of(point)) {
             continue;
         }
-        let group = board.group_of(point);
-        if groups.contains(&group) {
-            continue;
-        }
-        groups.push(group);
-        if let Some(liberty) = board.atari_liberty(group) {
-            let own = board.colour(point) == colour;
-            if board.ko() != Some(liberty)
-                && !board.is_suicide(liberty, colour)
-                && (!own || board.self_atari_stones(liberty, colour) == 0)
-                && !urgent.contains(&liberty)
-            {
+        groups.push(board.group_of(point));
+        if let Some(liberty) = atari_answer(board, point, colour) {
+            if !urgent.contains(&liberty) {
                 urgent.push(liberty);
             }
         }
