@@ -12,8 +12,6 @@ use crate::game::Seat;
 
 /// Exploration weight of plain UCT (Kocsis and Szepesvári's 1/sqrt(2) for rewards in 0..1).
 const UCT_EXPLORATION: f32 = 0.7;
-/// With RAVE the shared statistics already spread the search: explore less.
-const RAVE_EXPLORATION: f32 = 0.25;
 /// Silver's RAVE bias `4 b^2` with b = 0.1: how fast real visits take over from shared ones.
 const RAVE_BIAS: f32 = 0.04;
 /// The child of an edge whose position no playout has reached yet.
@@ -239,7 +237,7 @@ impl<G: Searchable> Mcts<G> {
     /// and an exploration bonus.
     fn select(&self, node: usize) -> Option<usize> {
         let parent = &self.nodes[node];
-        let exploration = if self.rave { RAVE_EXPLORATION } else { UCT_EXPLORATION };
+        let exploration = if self.rave { G::RAVE_EXPLORATION } else { UCT_EXPLORATION };
         let bonus = exploration * ln(parent.visits.max(1)).sqrt();
         let score = |edge: &Edge<G::Move>| {
             // An edge no playout has taken yet (made with priors) is judged by its priors alone.

@@ -41,6 +41,10 @@ pub trait Searchable: Game {
     /// 2-core machine (measured by the browser test `cli/tests/e2e/computer.rs`; docs/AI.md).
     const TOP_PLAYOUTS: u32;
 
+    /// The weight of UCT's exploration bonus when the search blends in shared (RAVE) statistics,
+    /// which already spread it. Plain UCT always uses Kocsis and Szepesvári's.
+    const RAVE_EXPLORATION: f32 = 0.25;
+
     /// How many distinct [`Searchable::move_key`]s there can be (keys are below it).
     fn key_space(&self) -> usize;
 
