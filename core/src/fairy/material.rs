@@ -1,13 +1,12 @@
 //! What the pieces are worth, for the computer player: the definition's `value` where it gives one,
 //! else an estimate from the squares the piece attacks, averaged over every square it could stand
-//! on, with each square of the board taken as occupied about one time in three ([`CROWD`]): a ride's k-th
-//! square counts 0.68^(k-1), the chance the way there is clear, so riders count for less than
-//! leapers, as they do in play. The worth grows a little faster than those squares (their power
-//! 19/16), as pieces that combine two moves (the queen, the archbishop) are worth more than the
-//! sum of their parts. Chess then comes to a knight 310, a bishop 348, a rook 499 and a queen 963,
-//! capablanca's archbishop and chancellor to 803 and 973 (its knight 328): Fairy-Stockfish's
-//! proportions within 9%.
-
+//! on, with each square of the board taken as occupied about one time in three ([`CROWD`]): a
+//! ride's k-th square counts 0.68^(k-1), the chance the way there is clear, so riders count for
+//! less than leapers, as they do in play. The worth grows a little faster than those squares
+//! (their power 19/16), as pieces that combine two moves (the queen, the archbishop) are worth more
+//! than the sum of their parts. Chess then comes to a knight 310, a bishop 349, a rook 499 and a
+//! queen 963, capablanca's archbishop and chancellor to 804 and 974 (its knight 328):
+//! Fairy-Stockfish's proportions within 9%.
 use super::model::{Hop, Mode, Node};
 use super::movegen::{step, Ray};
 use super::{Move, Position, Special, Variant};
@@ -40,9 +39,9 @@ impl Variant {
             return PAWN;
         }
         let squares = self.files * self.ranks;
-        let mut total = 0.0;
+        let (mut total, mut chances) = (0.0, vec![0.0; squares]);
         for origin in 0..squares {
-            let mut chances = vec![0.0; squares];
+            chances.fill(0.0);
             for node in &kind.nodes[0] {
                 self.attack_chances(origin, origin, node, 1.0, &mut chances);
             }
