@@ -3,7 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use tabula_core::ai::{AiRng, AnyPlayer, Level, Searchable, Searcher};
+use tabula_core::ai::{AiRng, AnyPlayer, Level, Mcts, Searchable, Searcher};
 use tabula_core::edges::Edges;
 use tabula_core::go::{Go, GoMove};
 use tabula_core::popucom::Popucom;
@@ -110,20 +110,69 @@ fn the_tree_is_kept_across_the_opponents_reply() {
     let mut searcher = Searcher::new(Level { playouts: 3_000, blunder: 0.0, ..Level::of::<Popucom>(5) }, 9);
     let mut game = Popucom::default();
     // A fresh tree's first playout starts at its unvisited root and adds no node, each later one
-    // adds one: 3,000 playouts make 3,000 nodes. A kept tree's root was visited, so the same
-    // search makes at least one more, whatever the size of the subtree kept.
+    // adds one: n playouts make n nodes (up to 3,000: the search stops once its choice is made).
+    // A kept tree's root was visited, so its search makes at least one more.
     let first = searcher.choose(&game, &[]).unwrap();
-    assert_eq!(first.stats.nodes, 3_000, "a fresh tree: {:?}", first.stats);
+    assert!(first.stats.playouts <= 3_000, "{:?}", first.stats);
+    assert_eq!(first.stats.nodes, first.stats.playouts, "a fresh tree: {:?}", first.stats);
     game.play(&first.mv).unwrap();
     let reply = game.legal_moves()[0];
     game.play(&reply).unwrap();
     let second = searcher.choose(&game, &[first.mv, reply]).unwrap();
-    assert!(second.stats.nodes > 3_000, "the second search starts from the kept subtree: {:?}", second.stats);
+    assert!(
+        second.stats.nodes > second.stats.playouts,
+        "the second search starts from the kept subtree: {:?}",
+        second.stats
+    );
     // A history the tree does not know starts afresh (and still answers legally).
     let other = Popucom::replay(Default::default(), &[reply]).unwrap();
     let fresh = searcher.choose(&other, &[reply]).unwrap();
-    assert_eq!(fresh.stats.nodes, 3_000, "{:?}", fresh.stats);
+    assert_eq!(fresh.stats.nodes, fresh.stats.playouts, "{:?}", fresh.stats);
     assert!(other.is_legal(&fresh.mv));
+}
+
+/// Stopping once the remaining playouts could not change the most visited move gives the choice
+/// of the full search (the same playouts up to the stop), and does stop early somewhere.
+fn stops_once_decided<G: Searchable + Clone>(positions: &[G], playouts: u32) -> usize {
+    let mut stopped_early = 0;
+    for (seed, position) in (0..).zip(positions) {
+        let mut full = Mcts::new(position.search_copy(), false);
+        let full_stats = full.search(playouts, &mut AiRng::seed_from_u64(seed));
+        let mut early = Mcts::new(position.search_copy(), false);
+        let early_stats = early.search_until_decided(playouts, &mut AiRng::seed_from_u64(seed));
+        assert_eq!(full_stats.playouts, playouts);
+        assert!(early_stats.playouts <= playouts, "{early_stats:?}");
+        assert_eq!(early.best_move(), full.best_move(), "position {seed}: {early_stats:?} against {full_stats:?}");
+        stopped_early += usize::from(early_stats.playouts < playouts);
+    }
+    stopped_early
+}
+
+#[test]
+fn a_search_stops_once_no_playout_left_could_change_its_choice() {
+    // Positions a few random moves into each game, where one move often stands out.
+    let mut rng = AiRng::seed_from_u64(3);
+    let mut walk = |mut game: Go, moves: usize| {
+        for _ in 0..moves {
+            let candidates = game.candidate_moves();
+            game.play(&candidates[rng.random_range(0..candidates.len() - 1)]).unwrap();
+        }
+        game
+    };
+    let go: Vec<Go> = (0..6).map(|i| walk(Go::new(Default::default()).unwrap(), 10 + 6 * i)).collect();
+    assert!(stops_once_decided(&go, 4_000) > 0, "no Go search of 4,000 playouts stopped early");
+    let mut rng = AiRng::seed_from_u64(4);
+    let popucom: Vec<Popucom> = (0..6)
+        .map(|i| {
+            let mut game = Popucom::default();
+            for _ in 0..20 + 4 * i {
+                let moves = game.legal_moves();
+                game.play(&moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            game
+        })
+        .collect();
+    assert!(stops_once_decided(&popucom, 4_000) > 0, "no POPUCOM search of 4,000 playouts stopped early");
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! The tree search: UCT with optional RAVE (all-moves-as-first statistics shared between equal
 //! moves, blended out as real visits grow), an arena of nodes, expansion one child per playout
 //! (every candidate tried once in random order, or, where the game gives priors, all candidates
-//! at once, their priors standing in for those first tries), and re-rooting below a played move so
-//! the next search starts from what was learnt.
+//! at once, their priors standing in for those first tries), re-rooting below a played move so
+//! the next search starts from what was learnt, and, to choose a move, a stop once the playouts
+//! left could not change the most visited one.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -14,6 +15,8 @@ use crate::game::Seat;
 const UCT_EXPLORATION: f32 = 0.7;
 /// Silver's RAVE bias `4 b^2` with b = 0.1: how fast real visits take over from shared ones.
 const RAVE_BIAS: f32 = 0.04;
+/// Playouts between two looks at whether the search is decided ([`Mcts::is_decided`]).
+const DECIDED_CHECK_EVERY: u32 = 64;
 /// The child of an edge whose position no playout has reached yet.
 const UNMADE: u32 = u32::MAX;
 
@@ -101,15 +104,31 @@ impl<G: Searchable> Mcts<G> {
 
     /// Runs `playouts` more playouts from the root.
     pub fn search(&mut self, playouts: u32, rng: &mut AiRng) -> SearchStats {
+        self.search_playouts(playouts, false, rng)
+    }
+
+    /// Runs up to `playouts` more playouts from the root, stopping once the remaining ones could
+    /// not change the most visited move: the same choice as [`Mcts::search`]'s for less time (the
+    /// root's values are then those of fewer playouts).
+    pub fn search_until_decided(&mut self, playouts: u32, rng: &mut AiRng) -> SearchStats {
+        self.search_playouts(playouts, true, rng)
+    }
+
+    fn search_playouts(&mut self, playouts: u32, until_decided: bool, rng: &mut AiRng) -> SearchStats {
         let mut path = Vec::new();
-        for _ in 0..playouts {
+        let mut done = 0;
+        while done < playouts {
+            if until_decided && done % DECIDED_CHECK_EVERY == 0 && self.is_decided(playouts - done) {
+                break;
+            }
             self.iterate(&mut path, rng);
+            done += 1;
         }
         let root = &self.nodes[0];
         let (confidence, value) = self.best_edge().map_or((0.0, 0.5), |best| {
             (best.visits as f32 / root.visits.max(1) as f32, best.wins / best.visits.max(1) as f32)
         });
-        SearchStats { playouts, nodes: self.nodes.len() as u32, confidence, value }
+        SearchStats { playouts: done, nodes: self.nodes.len() as u32, confidence, value }
     }
 
     /// The mean reward for the side to move over all the root's playouts: below the best move's
@@ -122,6 +141,20 @@ impl<G: Searchable> Mcts<G> {
     /// The most visited move at the root, if any was searched.
     pub fn best_move(&self) -> Option<G::Move> {
         self.best_edge().map(|edge| edge.mv.clone())
+    }
+
+    /// Whether the root's most visited move leads the next by more than `remaining` visits: no
+    /// way of spending them can make another the most visited.
+    fn is_decided(&self, remaining: u32) -> bool {
+        let (mut first, mut second) = (0, 0);
+        for edge in &self.nodes[0].edges {
+            if edge.visits > first {
+                (first, second) = (edge.visits, first);
+            } else if edge.visits > second {
+                second = edge.visits;
+            }
+        }
+        first - second > remaining
     }
 
     fn best_edge(&self) -> Option<&Edge<G::Move>> {

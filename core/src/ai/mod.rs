@@ -206,7 +206,7 @@ impl<G: Searchable> Searcher<G> {
         if candidates.is_empty() {
             return None;
         }
-        let (tree, stats) = self.search(game, history);
+        let (tree, stats) = self.search(game, history, true);
         let best = tree.best_move().expect("a game with candidates has a best move");
         let blundered = self.level.blunder > 0.0 && self.rng.random::<f32>() < self.level.blunder;
         let mv = if blundered { candidates[self.rng.random_range(0..candidates.len())].clone() } else { best };
@@ -217,15 +217,20 @@ impl<G: Searchable> Searcher<G> {
         Some(Choice { mv, stats, blundered })
     }
 
-    /// The tree for `game`, reached by `history`, searched for the level's playouts: the kept
-    /// tree moved down the moves played since, or a new one.
-    fn search(&mut self, game: &G, history: &[G::Move]) -> (Mcts<G>, SearchStats) {
+    /// The tree for `game`, reached by `history`, searched for the level's playouts (or, to
+    /// choose a move, until the rest could not change it): the kept tree moved down the moves
+    /// played since, or a new one.
+    fn search(&mut self, game: &G, history: &[G::Move], to_choose: bool) -> (Mcts<G>, SearchStats) {
         let kept = self.tree.take().and_then(|(tree, moves)| {
             let since = history.strip_prefix(moves.as_slice())?;
             since.iter().try_fold(tree, |tree, mv| tree.descend(mv))
         });
         let mut tree = kept.unwrap_or_else(|| Mcts::new(game.search_copy(), self.level.plain));
-        let stats = tree.search(self.level.playouts, &mut self.rng);
+        let stats = if to_choose {
+            tree.search_until_decided(self.level.playouts, &mut self.rng)
+        } else {
+            tree.search(self.level.playouts, &mut self.rng)
+        };
         (tree, stats)
     }
 }

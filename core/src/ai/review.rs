@@ -65,7 +65,7 @@ impl<G: Searchable> Judge<G> for Searcher<G> {
             return Judgement { first_chance, best: None };
         }
         let mover = game.status().to_move().unwrap_or(Seat::One);
-        let (tree, _) = self.search(game, history);
+        let (tree, _) = self.search(game, history, false);
         let judgement = Judgement { first_chance: reward_for(mover, tree.root_value()), best: tree.best_move() };
         // Kept at this position: the next one is a move below it.
         self.tree = Some((tree, history.to_vec()));
