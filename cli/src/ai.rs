@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use tabula_core::ai::{error_reply, AiRequest, AnyPlayer};
 use tabula_core::{GameKind, Seat};
 
+use crate::jsonl_engine::JsonLinesEngine;
 use crate::uci_engine::{UciEngine, UciSpec};
 
 /// Reads one request per line and writes one answer per line; a bad line gets
@@ -54,21 +55,24 @@ fn answer_lines(
     Ok(())
 }
 
-/// A player of the arena: a level of ours, the plain UCT yardstick with a playout budget, or an
-/// outside UCI engine (chess variants).
+/// A player of the arena: a level of ours, the plain UCT yardstick with a playout budget, an
+/// outside UCI engine (chess variants), or an outside program speaking `tabula ai`'s JSON Lines.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Contender {
     /// A level, its budget divided by the second number (`level:5/50`; 1 without the slash).
     Level(u8, u32),
     PlainUct(u32),
     Uci(UciSpec),
+    /// The program and its arguments.
+    JsonLines(Vec<String>),
 }
 
 impl FromStr for Contender {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        let (kind, number) = text.split_once(':').ok_or("expected level:N, uct:PLAYOUTS or uci:PROGRAM")?;
+        const EXPECTED: &str = "level:N, uct:PLAYOUTS, uci:PROGRAM or jsonl:PROGRAM";
+        let (kind, number) = text.split_once(':').ok_or(format!("expected {EXPECTED}"))?;
         match kind {
             "level" => {
                 let (level, divisor) = number.split_once('/').unwrap_or((number, "1"));
@@ -79,12 +83,16 @@ impl FromStr for Contender {
             }
             "uct" => number.parse().map(Contender::PlainUct).map_err(|_| format!("not a playout count: {number}")),
             "uci" => UciSpec::parse(number).map(Contender::Uci),
-            _ => Err(format!("unknown player kind {kind:?}: expected level:N, uct:PLAYOUTS or uci:PROGRAM")),
+            "jsonl" => match number.split_whitespace().map(str::to_owned).collect::<Vec<_>>() {
+                command if command.is_empty() => Err("jsonl: needs the player's program".into()),
+                command => Ok(Contender::JsonLines(command)),
+            },
+            _ => Err(format!("unknown player kind {kind:?}: expected {EXPECTED}")),
         }
     }
 }
 
-/// As it is written on the command line (`level:5/50`, `uct:200000`, `uci:PROGRAM`).
+/// As it is written on the command line (`level:5/50`, `uct:200000`, `uci:PROGRAM`, `jsonl:PROGRAM`).
 impl std::fmt::Display for Contender {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -98,6 +106,7 @@ impl std::fmt::Display for Contender {
                     std::iter::once(&spec.program).chain(&spec.args).cloned().collect::<Vec<_>>().join(" ")
                 )
             }
+            Contender::JsonLines(command) => write!(f, "jsonl:{}", command.join(" ")),
         }
     }
 }
@@ -111,6 +120,7 @@ impl Contender {
             Contender::PlainUct(playouts) => ArenaPlayer::Ours(Box::new(AnyPlayer::plain_uct(kind, *playouts, seed)?)),
             Contender::Uci(spec) if kind == GameKind::Chess => ArenaPlayer::Uci(UciEngine::start(spec, config)?),
             Contender::Uci(_) => bail!("a UCI engine plays only the chess variants"),
+            Contender::JsonLines(command) => ArenaPlayer::JsonLines(JsonLinesEngine::start(command, seed)?),
         })
     }
 }
@@ -120,6 +130,7 @@ enum ArenaPlayer {
     /// Boxed: a player holds its search tree's arrays, many times a UCI engine's handle.
     Ours(Box<AnyPlayer>),
     Uci(UciEngine),
+    JsonLines(JsonLinesEngine),
 }
 
 impl ArenaPlayer {
@@ -128,6 +139,7 @@ impl ArenaPlayer {
         match self {
             ArenaPlayer::Ours(player) => Ok(player.choose(config, moves, Some(seat))?.map(|choice| choice.mv)),
             ArenaPlayer::Uci(engine) => engine.choose(moves),
+            ArenaPlayer::JsonLines(engine) => engine.choose(config, moves, seat),
         }
     }
 }
@@ -266,6 +278,11 @@ mod tests {
         assert!("level:5/0".parse::<Contender>().is_err());
         assert_eq!("uct:200000".parse(), Ok(Contender::PlainUct(200_000)));
         assert!(matches!("uci:/opt/fs?UCI_Elo=1500".parse(), Ok(Contender::Uci(spec)) if spec.program == "/opt/fs"));
+        assert_eq!(
+            "jsonl:./player --seed {seed}".parse(),
+            Ok(Contender::JsonLines(vec!["./player".into(), "--seed".into(), "{seed}".into()]))
+        );
+        assert!("jsonl: ".parse::<Contender>().is_err());
         assert!("gnugo:10".parse::<Contender>().is_err());
         assert!("level:x".parse::<Contender>().is_err());
     }

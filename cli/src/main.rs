@@ -8,6 +8,7 @@ mod fairy;
 mod go;
 mod headers;
 mod jsonl;
+mod jsonl_engine;
 mod popucom;
 mod replay;
 mod serve;
@@ -88,8 +89,9 @@ enum Command {
     Arena {
         game: GameKind,
         /// Player A: `level:N` (or `level:N/D`, its budget divided by D), `uct:PLAYOUTS` (plain UCT,
-        /// uniform playouts, no RAVE) or, in the
-        /// chess variants, an outside engine: `uci:PROGRAM?OPTION=VALUE&...&movetime=MS`.
+        /// uniform playouts, no RAVE), in the chess variants an outside engine
+        /// (`uci:PROGRAM?OPTION=VALUE&...&movetime=MS`), or an outside program speaking `tabula
+        /// ai`'s JSON Lines (`jsonl:PROGRAM ARGS`, `{seed}` in them the game's seed).
         #[arg(long)]
         a: ai::Contender,
         /// Player B, likewise.

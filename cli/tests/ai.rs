@@ -87,7 +87,28 @@ fn arena_plays_alternating_colours_and_tallies() {
     );
 
     let bad = tabula().args(["arena", "popucom", "--a", "level:3", "--b", "gnugo:10"]).assert().failure();
-    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("expected level:N, uct:PLAYOUTS or uci:PROGRAM"));
+    assert!(String::from_utf8_lossy(&bad.get_output().stderr).contains("expected level:N, uct:PLAYOUTS, uci:PROGRAM"));
+}
+
+#[test]
+fn arena_drives_an_outside_json_lines_player_and_referees_it() {
+    // `tabula ai` itself stands in for the outside player; `{seed}` gives each game its own.
+    let player = format!("jsonl:{} ai popucom --level 1 --seed {{seed}}", env!("CARGO_BIN_EXE_tabula"));
+    let output =
+        tabula().args(["arena", "popucom", "--a", "level:1", "--b", &player, "--games", "2"]).assert().success();
+    let out = lines(&output.get_output().stdout);
+    assert_eq!(out.len(), 3, "{out:?}");
+    for line in &out[..2] {
+        let game: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(game["moves"], 50, "{game}");
+    }
+    assert!(out[2].contains(&format!("vs B {player}")), "{}", out[2]);
+
+    // A player of another game answers moves POPUCOM refuses: the arena stops and says which.
+    let wrong = format!("jsonl:{} ai edges --level 1", env!("CARGO_BIN_EXE_tabula"));
+    let refused = tabula().args(["arena", "popucom", "--a", "level:1", "--b", &wrong]).assert().failure();
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(stderr.contains("move 0") || stderr.contains("move 1"), "{stderr}");
 }
 
 #[test]
@@ -123,6 +144,18 @@ fn gtp_genmove_at_a_level_plays_legal_moves_for_both_colours() {
     for (mv, stones) in [(played[0], &black), (played[1], &white), (played[2], &black)] {
         assert!(mv == "pass" || stones.contains(&mv), "{mv} is on the board: {replies:?}");
     }
+}
+
+#[test]
+fn gtp_keeps_its_tree_only_along_moves_played_in_turn() {
+    // Self-play (the tree kept from move to move), undo, and moves out of turn (the tree dropped):
+    // every genmove is answered with a legal move, which the engine then plays.
+    let script = "boardsize 7\nkomi 0.5\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nundo\nundo\ngenmove w\n\
+                  play w A1\ngenmove w\ngenmove b\nplay w G7\ngenmove w\ngenmove b\nquit\n";
+    let output = tabula().args(["gtp", "--level", "3", "--seed", "5"]).write_stdin(script).assert().success();
+    let replies: Vec<String> = lines(&output.get_output().stdout).into_iter().filter(|l| !l.is_empty()).collect();
+    assert_eq!(replies.len(), 16, "{replies:?}");
+    assert!(replies.iter().all(|r| r.starts_with('=')), "a command failed: {replies:?}");
 }
 
 #[test]

@@ -176,6 +176,39 @@ fn a_search_stops_once_no_playout_left_could_change_its_choice() {
 }
 
 #[test]
+fn the_playouts_a_move_did_not_wait_for_give_the_same_game_whenever_they_are_played() {
+    // One player plays them at once after each answer (as the browser's worker does while the
+    // opponent thinks), the other only when asked for its next move; both play the moves of a
+    // tree searched for the whole budget every time, as the player did before it stopped early.
+    let level = Level { playouts: 4_000, ..Level::of::<Go>(5) };
+    let (mut eager, mut lazy) = (Searcher::<Go>::new(level, 21), Searcher::<Go>::new(level, 21));
+    let mut full_rng = AiRng::seed_from_u64(21);
+    let mut full_tree: Option<Mcts<Go>> = None;
+    let mut opponent = AiRng::seed_from_u64(22);
+    let (mut game, mut history) = (Go::new(Default::default()).unwrap(), Vec::new());
+    let mut owed_at_all = 0;
+    for _ in 0..12 {
+        let mine = eager.choose(&game, &history).unwrap();
+        let owed = eager.think(0);
+        assert_eq!(mine.stats.playouts + owed, level.playouts, "{:?}", mine.stats);
+        owed_at_all += owed;
+        assert_eq!(eager.think(u32::MAX), 0);
+        assert_eq!(lazy.choose(&game, &history).unwrap().mv, mine.mv, "after {history:?}");
+        let mut full = full_tree.take().unwrap_or_else(|| Mcts::new(game.search_copy(), false));
+        full.search(level.playouts, &mut full_rng);
+        assert_eq!(full.best_move(), Some(mine.mv), "after {history:?}");
+        game.play(&mine.mv).unwrap();
+        history.push(mine.mv);
+        let candidates = game.candidate_moves();
+        let reply = candidates[opponent.random_range(0..candidates.len() - 1)];
+        game.play(&reply).unwrap();
+        history.push(reply);
+        full_tree = full.descend(&mine.mv).and_then(|tree| tree.descend(&reply));
+    }
+    assert!(owed_at_all > 0, "no answer came before its budget was spent");
+}
+
+#[test]
 fn only_the_weak_levels_blunder() {
     let game = Popucom::default();
     let blunders = |level: u8| {

@@ -9,7 +9,9 @@
 //! moves (`{"id", "state", "legal"}`): the browser test that holds the engine in WASM to the native
 //! one, bit for bit (`cli/tests/e2e/targets.rs`). The same request with `"review": true` reviews the
 //! game (`tabula review`'s answer under `"review"`), posting
-//! `{"id", "judged": n}` after each position it has judged, for the page's progress bar.
+//! `{"id", "judged": n}` after each position it has judged, for the page's progress bar. Between
+//! messages, the script calls [`think`] until it returns 0: the kept player plays the search its
+//! last answer did not wait for (`Searcher::think`), while the player thinks.
 
 use std::cell::RefCell;
 
@@ -86,6 +88,12 @@ type KeptPlayer = Option<((GameKind, u8, u64), AnyPlayer)>;
 
 thread_local! {
     static PLAYER: RefCell<KeptPlayer> = const { RefCell::new(None) };
+}
+
+/// Plays up to `playouts` of the kept player's owed search; returns how many are left.
+#[wasm_bindgen]
+pub fn think(playouts: u32) -> u32 {
+    PLAYER.with_borrow_mut(|kept| kept.as_mut().map_or(0, |(_, player)| player.think(playouts)))
 }
 
 /// Answers one message (JSON text), timing it with the worker's clock.

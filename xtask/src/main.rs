@@ -22,7 +22,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
-    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask load | cargo xtask ai-matches [--list | NAME ...] | cargo xtask popucom-reference [--seconds S] [--rounds N] | cargo xtask vercel-build";
+    "usage: cargo xtask test | cargo xtask run [tabula serve options] | cargo xtask build-site | cargo xtask soak | cargo xtask capacity | cargo xtask load | cargo xtask ai-matches [--list | NAME ...] | cargo xtask popucom-reference [--seconds S] [--rounds N] [--uct-player] | cargo xtask vercel-build";
 
 fn main() -> Result<()> {
     workspace_root();

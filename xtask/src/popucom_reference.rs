@@ -2,9 +2,11 @@
 //! (`tabula bench popucom`, the release build) beside the public C++ engine's (`c/game.cpp` of
 //! liemark/popucom_chess_c-python at `COMMIT`, under our driver `popucom_reference/driver.cpp`,
 //! built both `-O2` and `-O3 -march=native`), taken in turns on this machine, and the ratio to the
-//! faster C++ build (docs/PERFORMANCE.md). The C++ is cloned from `POPUCOM_CPP_REPO` (default its
-//! GitHub address; a local mirror works); only its `c/` folder is checked out. For measuring only:
-//! nothing in the test command needs it.
+//! faster C++ build (docs/PERFORMANCE.md). With `--uct-player` it builds instead a plain UCT over
+//! the C++ engine speaking `tabula ai`'s JSON Lines (`popucom_reference/uct_player.cpp`) and prints
+//! its path, for `tabula arena popucom --b 'jsonl:PATH PLAYOUTS {seed}'` (docs/AI.md). The C++ is
+//! cloned from `POPUCOM_CPP_REPO` (default its GitHub address; a local mirror works); only its `c/`
+//! folder is checked out. For measuring only: nothing in the test command needs it.
 
 use std::path::Path;
 use std::process::Command;
@@ -16,6 +18,8 @@ use crate::{run, site::target_dir};
 const REPOSITORY: &str = "https://github.com/liemark/popucom_chess_c-python";
 const COMMIT: &str = "fea4db4";
 const DRIVER: &str = include_str!("popucom_reference/driver.cpp");
+const UCT_PLAYER: &str = include_str!("popucom_reference/uct_player.cpp");
+const XORSHIFT: &str = include_str!("popucom_reference/xorshift.h");
 
 /// The builds compared, by name, and the C++ compiler's flags for each (ours has none).
 const CPP_BUILDS: [(&str, &[&str]); 2] = [("C++ -O2", &["-O2"]), ("C++ -O3 -march=native", &["-O3", "-march=native"])];
@@ -23,13 +27,18 @@ const CPP_BUILDS: [(&str, &[&str]); 2] = [("C++ -O2", &["-O2"]), ("C++ -O3 -marc
 pub fn popucom_reference(args: &[String]) -> Result<()> {
     let mut seconds = 5.0;
     let mut rounds = 3;
+    let mut uct_player = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
+        if arg == "--uct-player" {
+            uct_player = true;
+            continue;
+        }
         let value = args.next().with_context(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
             "--seconds" => seconds = value.parse().context("--seconds")?,
             "--rounds" => rounds = value.parse().context("--rounds")?,
-            _ => bail!("usage: cargo xtask popucom-reference [--seconds S] [--rounds N]"),
+            _ => bail!("usage: cargo xtask popucom-reference [--seconds S] [--rounds N] [--uct-player]"),
         }
     }
     if rounds == 0 {
@@ -45,17 +54,19 @@ pub fn popucom_reference(args: &[String]) -> Result<()> {
     }
     // Every time, so that a clone made for another commit measures this one.
     run("git", &["-C", &source.to_string_lossy(), "checkout", "--quiet", COMMIT, "--", "c"])?;
+    std::fs::write(dir.join("xorshift.h"), XORSHIFT)?;
+    if uct_player {
+        std::fs::write(dir.join("uct_player.cpp"), UCT_PLAYER)?;
+        let binary = dir.join("uct-player");
+        compile(&source, &dir.join("uct_player.cpp"), &["-O3", "-march=native"], &binary)?;
+        println!("{}", binary.display());
+        return Ok(());
+    }
     std::fs::write(dir.join("driver.cpp"), DRIVER)?;
     let mut programs: Vec<(String, Vec<String>)> = Vec::new();
     for (index, (name, flags)) in CPP_BUILDS.iter().enumerate() {
         let binary = dir.join(format!("driver-{index}"));
-        let mut compile = vec!["-std=c++17", "-w"];
-        compile.extend(flags.iter());
-        let include = format!("-I{}", source.join("c").display());
-        let (driver, game) = (dir.join("driver.cpp"), source.join("c/game.cpp"));
-        let (driver, game, output) = (driver.to_string_lossy(), game.to_string_lossy(), binary.to_string_lossy());
-        compile.extend([include.as_str(), &driver, &game, "-o", &output]);
-        run("g++", &compile)?;
+        compile(&source, &dir.join("driver.cpp"), flags, &binary)?;
         programs.push((name.to_string(), vec![binary.to_string_lossy().into_owned(), seconds.to_string()]));
     }
     run("cargo", &["build", "--release", "--bin", "tabula"])?;
@@ -86,6 +97,18 @@ pub fn popucom_reference(args: &[String]) -> Result<()> {
     let ours = median(&rates[CPP_BUILDS.len()]);
     println!("\nOurs over the faster C++ build (medians): {:.2}x", ours / faster_cpp);
     Ok(())
+}
+
+/// Compiles `main` with the C++ engine in `source` into `binary`.
+fn compile(source: &Path, main: &Path, flags: &[&str], binary: &Path) -> Result<()> {
+    let mut arguments = vec!["-std=c++17", "-w"];
+    arguments.extend(flags);
+    let include = format!("-I{}", source.join("c").display());
+    // xorshift.h sits beside `main`, where `#include "..."` looks first.
+    let game = source.join("c/game.cpp");
+    let (main, game, output) = (main.to_string_lossy(), game.to_string_lossy(), binary.to_string_lossy());
+    arguments.extend([include.as_str(), &main, &game, "-o", &output]);
+    run("g++", &arguments)
 }
 
 /// Runs `command` and reads the `playouts_per_sec=` line both programs end with.

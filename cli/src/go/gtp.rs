@@ -33,8 +33,11 @@ const COMMANDS: [&str; 17] = [
 struct Engine {
     config: GoConfig,
     game: Go,
-    /// The game before each move, for `undo`.
-    undo: Vec<Go>,
+    /// The game and its history before each move, for `undo`.
+    undo: Vec<(Go, Option<Vec<GoMove>>)>,
+    /// The moves from the empty board, while every move was played in turn (the computer player
+    /// then keeps its tree from move to move); `None` once one was not.
+    history: Option<Vec<GoMove>>,
     /// The computer player that answers `genmove`, when a level was asked for.
     searcher: Option<Searcher<Go>>,
 }
@@ -66,12 +69,13 @@ fn score_text(black: f64, white: f64) -> String {
 impl Engine {
     fn new(config: GoConfig) -> Engine {
         let game = Go::new(config.clone()).expect("a valid config");
-        Engine { config, game, undo: Vec::new(), searcher: None }
+        Engine { config, game, undo: Vec::new(), history: Some(Vec::new()), searcher: None }
     }
 
     fn reset(&mut self) -> Result<(), String> {
         self.game = Go::new(self.config.clone()).map_err(|e| e.to_string())?;
         self.undo.clear();
+        self.history = Some(Vec::new());
         Ok(())
     }
 
@@ -88,7 +92,16 @@ impl Engine {
             None => GoMove::Pass { colour: Some(seat) },
         };
         next.play(&mv).map_err(|_| "illegal move".to_string())?;
-        self.undo.push(std::mem::replace(&mut self.game, next));
+        let in_turn = self.game.to_move() == seat.number();
+        let history = self.history.clone().filter(|_| in_turn).map(|mut moves| {
+            moves.push(match at {
+                Some(at) => GoMove::Play { at, colour: None },
+                None => GoMove::Pass { colour: None },
+            });
+            moves
+        });
+        let previous = std::mem::replace(&mut self.game, next);
+        self.undo.push((previous, std::mem::replace(&mut self.history, history)));
         Ok(())
     }
 
@@ -151,8 +164,15 @@ impl Engine {
                 let mut game = self.game.clone();
                 game.set_turn(seat);
                 let mv = match &mut self.searcher {
-                    // GTP gives no history: each search starts afresh.
-                    Some(searcher) => searcher.choose(&game, &[]).map_or(GoMove::Pass { colour: None }, |c| c.mv),
+                    Some(searcher) => {
+                        // Its tree is kept only along moves played in turn from the empty board.
+                        let history = self.history.as_deref().filter(|_| self.game.to_move() == seat.number());
+                        if history.is_none() {
+                            searcher.forget();
+                        }
+                        let choice = searcher.choose(&game, history.unwrap_or_default());
+                        choice.map_or(GoMove::Pass { colour: None }, |c| c.mv)
+                    }
                     None => {
                         let mut rng = SmallRng::seed_from_u64(game.board().hash() ^ game.moves_played() as u64);
                         game.suggest(&mut rng)
@@ -166,8 +186,8 @@ impl Engine {
                 Ok(at.map_or("pass".into(), |v| v.to_string()))
             })(),
             "undo" => match self.undo.pop() {
-                Some(previous) => {
-                    self.game = previous;
+                Some((previous, history)) => {
+                    (self.game, self.history) = (previous, history);
                     Ok(String::new())
                 }
                 None => Err("cannot undo".into()),

@@ -182,16 +182,43 @@ pub struct Choice<M> {
 
 /// A computer player across a game: keeps its search tree between moves (the opponent's reply is
 /// usually a line it already explored) and its own random stream.
+///
+/// A move is answered as soon as the playouts left could not change it; those playouts are still
+/// owed to the tree, at the root where they would have been played: [`Searcher::think`] plays them
+/// while the opponent thinks, and the next search plays whatever is left first. So the game is the
+/// one the full budget plays, move for move, whenever (or whether) the caller thinks between moves.
 pub struct Searcher<G: Searchable> {
     level: Level,
     rng: AiRng,
-    /// The tree kept from the last move, and the moves from the start that lead to its root.
+    /// The tree kept from the last search, and the moves from the start that lead to its root.
     tree: Option<(Mcts<G>, Vec<G::Move>)>,
+    /// Playouts of the last search not yet played in its tree.
+    owed: u32,
 }
 
 impl<G: Searchable> Searcher<G> {
     pub fn new(level: Level, seed: u64) -> Self {
-        Searcher { level, rng: AiRng::seed_from_u64(seed), tree: None }
+        Searcher { level, rng: AiRng::seed_from_u64(seed), tree: None, owed: 0 }
+    }
+
+    /// Plays up to `playouts` of the playouts the last move did not need, in its tree; returns how
+    /// many are still owed.
+    pub fn think(&mut self, playouts: u32) -> u32 {
+        match &mut self.tree {
+            Some((tree, _)) => {
+                let now = self.owed.min(playouts);
+                tree.search(now, &mut self.rng);
+                self.owed -= now;
+            }
+            None => self.owed = 0,
+        }
+        self.owed
+    }
+
+    /// Drops the kept tree (and the playouts owed to it): for a caller that cannot give the moves
+    /// leading to its next position.
+    pub fn forget(&mut self) {
+        (self.tree, self.owed) = (None, 0);
     }
 
     pub fn level(&self) -> Level {
@@ -210,10 +237,9 @@ impl<G: Searchable> Searcher<G> {
         let best = tree.best_move().expect("a game with candidates has a best move");
         let blundered = self.level.blunder > 0.0 && self.rng.random::<f32>() < self.level.blunder;
         let mv = if blundered { candidates[self.rng.random_range(0..candidates.len())].clone() } else { best };
-        // Keep the subtree below our move for the next call.
-        let mut moves = history.to_vec();
-        moves.push(mv.clone());
-        self.tree = tree.descend(&mv).map(|tree| (tree, moves));
+        // Kept at this root until the owed playouts are played; the next search moves it down.
+        self.owed = self.level.playouts - stats.playouts;
+        self.tree = Some((tree, history.to_vec()));
         Some(Choice { mv, stats, blundered })
     }
 
@@ -221,6 +247,7 @@ impl<G: Searchable> Searcher<G> {
     /// choose a move, until the rest could not change it): the kept tree moved down the moves
     /// played since, or a new one.
     fn search(&mut self, game: &G, history: &[G::Move], to_choose: bool) -> (Mcts<G>, SearchStats) {
+        self.think(u32::MAX);
         let kept = self.tree.take().and_then(|(tree, moves)| {
             let since = history.strip_prefix(moves.as_slice())?;
             since.iter().try_fold(tree, |tree, mv| tree.descend(mv))

@@ -47,6 +47,13 @@ pub trait Computer: Send {
     /// The move for `seat` (by default the side to move) after `moves` from the start of a game
     /// with `config` (`null` for the default), or `None` when it has nothing to do.
     fn choose(&mut self, config: &Value, moves: &[Value], seat: Option<Seat>) -> Result<Option<JsonChoice>, AiError>;
+
+    /// Plays up to `playouts` of the search the last answer did not wait for ([`Searcher::think`]);
+    /// returns how many are left (none for a player that owes none).
+    fn think(&mut self, playouts: u32) -> u32 {
+        let _ = playouts;
+        0
+    }
 }
 
 /// What every game kind has: a computer player at each level, and the yardstick the levels are
@@ -103,6 +110,10 @@ where
             return Ok(answer.map(|mv| JsonChoice::of(Choice { mv, stats: SearchStats::default(), blundered: false })));
         }
         Ok(Searcher::choose(self, &game, &moves).map(JsonChoice::of))
+    }
+
+    fn think(&mut self, playouts: u32) -> u32 {
+        Searcher::think(self, playouts)
     }
 }
 
@@ -210,6 +221,13 @@ impl AnyPlayer {
         seat: Option<Seat>,
     ) -> Result<Option<JsonChoice>, AiError> {
         self.0.choose(config, moves, seat)
+    }
+
+    /// Plays up to `playouts` of the search the last answer did not wait for, while the opponent
+    /// thinks (the next answer plays the rest first, so the game is the same either way); returns
+    /// how many are left.
+    pub fn think(&mut self, playouts: u32) -> u32 {
+        self.0.think(playouts)
     }
 }
 

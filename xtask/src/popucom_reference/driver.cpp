@@ -9,19 +9,11 @@
 #include <cstdlib>
 
 #include "game.h"
+#include "xorshift.h"
 
 #ifdef __BMI2__
 #include <immintrin.h>
 #endif
-
-static uint64_t state = 0x9E3779B97F4A7C15ULL;
-
-static inline uint64_t next_random() {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-}
 
 // The k-th set bit (from 0) of a word: one instruction with BMI2 (-march=native here), else walked.
 static inline int kth_bit(uint64_t word, int k) {
