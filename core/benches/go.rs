@@ -1,5 +1,5 @@
-//! Go speed: light random playouts on an empty 9x9 (the measure: moves per second), and
-//! legality under positional superko.
+//! Go speed: light random playouts on an empty 9x9 (the measure: moves per second), the
+//! search's playouts (answers, shapes, no self-atari), and legality under positional superko.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use rand::rngs::SmallRng;
@@ -17,6 +17,16 @@ fn benches(c: &mut Criterion) {
     group.throughput(Throughput::Elements(moves));
     group.bench_function("9x9_light_playout", |b| b.iter(|| black_box(game.playout(&mut rng))));
     group.finish();
+
+    // The search's playouts from the empty board, with the knowledge the computer plays them with:
+    // what a change to that knowledge costs.
+    let mut seed = 0;
+    c.bench_function("go/9x9_search_playout", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(tabula_core::ai::playout_reward_sum(&game, 1, seed))
+        })
+    });
 
     // A mid-game position: all legal moves under superko.
     let mut midgame = game.clone();

@@ -200,6 +200,58 @@ async fn the_computer_answers_in_go_edges_and_chess_at_the_top_level_within_its_
     client.close().await.unwrap();
 }
 
+/// Go at the top level over a whole game (issue 51's "about 1 s a move in the browser"): a weaker
+/// native player (level 3, which does not blunder into an early pass) types its moves, the worker
+/// answers each until either passes; every reply's time is printed for docs/AI.md, and the slowest
+/// must be within the bound of its position. The worker keeps its tree between moves and plays the
+/// owed playouts while the player thinks, so later replies can come sooner than the first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_answers_every_move_of_a_whole_go_game_within_its_budget() {
+    let _one = exclusive().await;
+    let (server, driver) = (Server::start(site_dist()), Driver::start());
+    let client = driver.browser().await;
+    client.goto(&format!("{}/go/local?computer=5&side=1", server.base)).await.unwrap();
+    wait_for_app(&client).await;
+    let mut player = tabula_core::ai::AnyPlayer::new(GameKind::Go, 3, 3).unwrap();
+    let mut replies: Vec<(Duration, usize)> = Vec::new();
+    // A game ends in two passes; 40 replies are past the middle game of a 9x9 game either way.
+    while replies.len() < 40 {
+        let (config, moves) = saved(&client, "go").await;
+        let Some(choice) = player.choose(&config, &moves, None).unwrap() else { break };
+        let typed = match choice.mv["type"].as_str() {
+            Some("play") => choice.mv["at"].as_str().unwrap().to_string(),
+            _ => "pass".to_string(),
+        };
+        type_move(&client, &typed).await;
+        moves_reach(&client, "go", moves.len() + 1, Duration::from_secs(5), "the player's move").await;
+        let took = moves_reach(&client, "go", moves.len() + 2, TOP_LEVEL_BUDGET * 4, "the computer's reply").await;
+        replies.push((took, moves.len() + 1));
+        let (config, moves) = saved(&client, "go").await;
+        GameKind::Go.replay(&config, &moves).unwrap_or_else(|e| panic!("an illegal reply in {moves:?}: {e:?}"));
+        wait_until(&client, "return document.getElementById('thinking').textContent === ''", 5, "thinking to end")
+            .await;
+        if typed == "pass" || moves.last().unwrap()["type"] != "play" {
+            break;
+        }
+    }
+    let times: Vec<Duration> = replies.iter().map(|r| r.0).collect();
+    let mut sorted = times.clone();
+    sorted.sort();
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    println!(
+        "Go level 5, {} replies over a game: mean {mean:?}, median {:?}, slowest {:?}; each {times:?}",
+        times.len(),
+        sorted[sorted.len() / 2],
+        sorted[sorted.len() - 1]
+    );
+    assert!(replies.len() >= 10, "the game ended after {} replies", replies.len());
+    let (slowest, before) = *replies.iter().max_by_key(|r| r.0).unwrap();
+    let (config, moves) = saved(&client, "go").await;
+    let (native, bound) = reply_bound("go", &config, &moves[..before]);
+    assert!(slowest < bound, "the slowest reply took {slowest:?}, over {bound:?} (native {native:?})");
+    client.close().await.unwrap();
+}
+
 /// POPUCOM playouts as the search plays them, in the worker (WASM in Chromium) and natively in
 /// this test: the same sum of rewards from the same seed (the generator and the rules give the same
 /// games on both targets), and each one's speed, printed for docs/PERFORMANCE.md. The native figure
