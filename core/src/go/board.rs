@@ -12,7 +12,6 @@ const BORDER: u8 = 3;
 pub const MAX_SIZE: usize = 19;
 const STRIDE_MAX: usize = MAX_SIZE + 2;
 pub const MAX_POINTS: usize = STRIDE_MAX * STRIDE_MAX;
-const ATARI_WORDS: usize = MAX_POINTS.div_ceil(64);
 
 /// The Zobrist key of a `colour` stone on `point`: splitmix64 of the point's place in a fixed
 /// sequence, so hashes are reproducible.
@@ -71,10 +70,6 @@ pub struct Board {
     libs: [u16; MAX_POINTS],
     lib_sum: [u32; MAX_POINTS],
     lib_sq: [u64; MAX_POINTS],
-    /// One bit per representative whose group is in atari, kept as liberties change: the playouts
-    /// look for groups to take at every move, and scanning the board for them cost a third of
-    /// their time.
-    in_atari: [u64; ATARI_WORDS],
     /// The empty points, in no order, and where each sits in that list.
     empty: Vec<u16>,
     empty_at: [u16; MAX_POINTS],
@@ -107,7 +102,6 @@ impl Board {
             libs: [0; MAX_POINTS],
             lib_sum: [0; MAX_POINTS],
             lib_sq: [0; MAX_POINTS],
-            in_atari: [0; ATARI_WORDS],
             empty: Vec::with_capacity(size * size),
             empty_at: [0; MAX_POINTS],
             hash: 0,
@@ -222,23 +216,6 @@ impl Board {
     pub fn atari_liberty(&self, group: usize) -> Option<usize> {
         let (n, sum, sq) = (self.libs[group] as u64, self.lib_sum[group] as u64, self.lib_sq[group]);
         (n > 0 && n * sq == sum * sum).then(|| (sum / n) as usize)
-    }
-
-    /// The groups of `colour` in atari: each one's representative stone and its last liberty.
-    pub fn groups_in_atari(&self, colour: u8) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let groups = self.in_atari.iter().enumerate().flat_map(|(word, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    word * 64 + bit
-                })
-            })
-        });
-        groups
-            .filter(move |&group| self.colour[group] == colour)
-            .map(|group| (group, self.atari_liberty(group).expect("a group marked in atari")))
     }
 
     /// Placing `colour` at the empty `point` would leave its group without liberties and capture nothing.
@@ -372,7 +349,6 @@ impl Board {
         self.libs[point] = 0;
         self.lib_sum[point] = 0;
         self.lib_sq[point] = 0;
-        self.mark_atari(point, false);
         for n in self.neighbours(point) {
             match self.colour[n] {
                 EMPTY => self.add_lib(point, n),
@@ -422,23 +398,12 @@ impl Board {
         self.libs[group] += 1;
         self.lib_sum[group] += lib as u32;
         self.lib_sq[group] += (lib * lib) as u64;
-        self.mark_atari(group, self.atari_liberty(group).is_some());
     }
 
     fn remove_lib(&mut self, group: usize, lib: usize) {
         self.libs[group] -= 1;
         self.lib_sum[group] -= lib as u32;
         self.lib_sq[group] -= (lib * lib) as u64;
-        self.mark_atari(group, self.atari_liberty(group).is_some());
-    }
-
-    fn mark_atari(&mut self, group: usize, in_atari: bool) {
-        let (word, bit) = (group / 64, 1u64 << (group % 64));
-        if in_atari {
-            self.in_atari[word] |= bit;
-        } else {
-            self.in_atari[word] &= !bit;
-        }
     }
 
     /// Joins two groups; the smaller is relabelled.
@@ -457,14 +422,11 @@ impl Board {
         self.libs[big] += self.libs[small];
         self.lib_sum[big] += self.lib_sum[small];
         self.lib_sq[big] += self.lib_sq[small];
-        self.mark_atari(small, false);
-        self.mark_atari(big, self.atari_liberty(big).is_some());
     }
 
     /// Removes a group; its neighbours of colour `by` gain the freed points. Returns its size.
     fn capture(&mut self, group: usize, by: u8) -> u32 {
         let colour = self.colour[group];
-        self.mark_atari(group, false);
         let mut count = 0;
         let mut stone = group;
         loop {
@@ -524,47 +486,6 @@ pub(super) mod tests {
             }
         }
         board
-    }
-
-    #[test]
-    fn the_groups_in_atari_kept_move_by_move_are_the_ones_counted_from_scratch() {
-        use rand::{RngCore, SeedableRng};
-        // Random games on 9x9 and 13x13, with captures and merges in every one.
-        for (seed, size) in (0..30).map(|seed| (seed, if seed % 3 == 0 { 13 } else { 9 })) {
-            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-            let mut board = Board::new(size);
-            let mut colour = BLACK;
-            let mut seen = 0;
-            for _ in 0..3 * size * size {
-                let legal: Vec<usize> = board
-                    .empties()
-                    .iter()
-                    .map(|&p| p as usize)
-                    .filter(|&p| board.ko() != Some(p) && !board.is_suicide(p, colour))
-                    .collect();
-                if legal.is_empty() {
-                    break;
-                }
-                board.place(legal[rng.next_u32() as usize % legal.len()], colour);
-                colour = opponent(colour);
-                for stone in [BLACK, WHITE] {
-                    let mut kept: Vec<(usize, usize)> = board.groups_in_atari(stone).collect();
-                    let mut counted: Vec<(usize, usize)> = board
-                        .points()
-                        .filter(|&p| board.colour(p) == stone && board.group_of(p) == p)
-                        .filter_map(|p| match board.liberties(p)[..] {
-                            [liberty] => Some((p, liberty)),
-                            _ => None,
-                        })
-                        .collect();
-                    kept.sort_unstable();
-                    counted.sort_unstable();
-                    assert_eq!(kept, counted, "seed {seed}");
-                    seen += kept.len();
-                }
-            }
-            assert!(seen > 0, "seed {seed}: no group was ever in atari");
-        }
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Go for the search: a board point is the same move wherever it is played, playouts answer the
-//! last move's ataris and shapes, take groups left in atari anywhere, and otherwise play random
-//! points that neither fill one's own eye nor put stones in atari, scored by area; the tree starts
-//! each move from what is seen at once ([`priors`]), never fills its own eyes and never resigns.
-//! The scoring phase is not searched: [`scoring_move`] answers it.
+//! last move's ataris and shapes and otherwise play random points that neither fill one's own eye
+//! nor put stones in atari, scored by area; the tree starts each move from what is seen at once
+//! ([`priors`]), never fills its own eyes and never resigns. The scoring phase is not searched:
+//! [`scoring_move`] answers it.
 
 mod patterns;
 mod priors;
@@ -11,7 +11,7 @@ use rand::RngCore;
 
 use crate::ai::{AiRng, Prior, Searchable};
 use crate::game::{Game, Seat};
-use crate::go::{opponent, tromp_taylor, Board, Go, GoMove, Scoring, BLACK, EMPTY, MAX_POINTS, WHITE};
+use crate::go::{tromp_taylor, Board, Go, GoMove, Scoring, BLACK, EMPTY, MAX_POINTS, WHITE};
 
 impl Searchable for Go {
     const TOP_PLAYOUTS: u32 = 32_000;
@@ -93,8 +93,7 @@ impl Searchable for Go {
 
 /// The playouts' move, after MoGo's (as Pachi plays them): what a player sees at once around the
 /// last move (taking a group it left in atari, saving one's own group it put in atari when that
-/// gains liberties), else a MoGo shape on one of the eight points around it, else taking an
-/// opponent's group in atari anywhere on the board (MoGo's third rule), else the first point
+/// gains liberties), else a MoGo shape on one of the eight points around it, else the first point
 /// from a random place in the list of empty ones that neither fills one's own eye nor puts two or
 /// more of one's own stones in atari. Without these, random playouts let big groups die for
 /// nothing and misjudge every fight.
@@ -130,9 +129,6 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
             return Some(urgent[pick(count, rng)]);
         }
     }
-    if let Some(point) = capture_anywhere(board, colour, rng) {
-        return Some(point);
-    }
     let empties = board.empties();
     let (before, from) = empties.split_at(pick(empties.len(), rng));
     from.iter().chain(before).map(|&point| point as usize).find(|&point| {
@@ -141,23 +137,6 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
             && !board.is_suicide(point, colour)
             && board.self_atari_stones(point, colour) < 2
     })
-}
-
-/// A random one of the points where `colour` takes an opponent's group in atari, wherever it is
-/// (MoGo's third rule): without it, a group left in atari away from the last move lives on in the
-/// playout until a random move happens to take it.
-fn capture_anywhere(board: &Board, colour: u8, rng: &mut AiRng) -> Option<usize> {
-    let mut captures = [0usize; 8];
-    let mut count = 0;
-    for (group, _) in board.groups_in_atari(opponent(colour)) {
-        if let Some(liberty) = atari_answer(board, group, colour) {
-            if count < captures.len() && !captures[..count].contains(&liberty) {
-                captures[count] = liberty;
-                count += 1;
-            }
-        }
-    }
-    (count > 0).then(|| captures[pick(count, rng)])
 }
 
 /// Where `colour` answers the group of the stone at `point` when it is in atari: its last liberty,
@@ -242,14 +221,6 @@ mod tests {
         // With the last move far away, the choice is the light policy's, so it varies.
         let far = playout_choices(&game, "A1");
         assert!(far.iter().any(|&p| p != far[0]), "the same point for every seed: {far:?}");
-    }
-
-    #[test]
-    fn playouts_take_a_group_in_atari_far_from_the_last_move() {
-        // White's J5 has only H5 left; White's last stone is A1, with nothing near it.
-        let game = after(&["J4", "J5", "J6", "A1"]);
-        let h5 = game.point_of("H5".parse().unwrap()).unwrap();
-        assert!(playout_choices(&game, "A1").iter().all(|&p| p == h5));
     }
 
     #[test]

@@ -57,8 +57,13 @@ fn signs(board: &Board, colour: u8, point: usize, last: Option<usize>, urgent: &
 /// in atari: taking an opponent's group, or giving one's own more liberties.
 fn urgent_points(board: &Board, colour: u8) -> Vec<usize> {
     let mut urgent = Vec::new();
-    for (group, _) in [BLACK, WHITE].into_iter().flat_map(|stone| board.groups_in_atari(stone)) {
-        if let Some(liberty) = atari_answer(board, group, colour) {
+    let mut groups = Vec::new();
+    for point in board.points() {
+        if !is_stone(board.colour(point)) || groups.contains(&board.group_of(point)) {
+            continue;
+        }
+        groups.push(board.group_of(point));
+        if let Some(liberty) = atari_answer(board, point, colour) {
             if !urgent.contains(&liberty) {
                 urgent.push(liberty);
             }
