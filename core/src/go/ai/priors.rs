@@ -1,12 +1,11 @@
 //! What the tree knows of a Go move before searching it, after Gelly and Silver ("Combining
 //! online and offline knowledge in UCT", 2007) as Pachi weighs it: every move starts even; taking a
-//! group in atari, saving one's own, a MoGo shape next to the last stone, and a point near the last
-//! stone (counting its group as one point) start as good; putting two or more of one's own stones
-//! in atari, and a move on the first line with nothing near, start as bad. Without them the tree
-//! spends a new position's first playouts on every point in turn.
+//! group in atari, saving one's own, and a MoGo shape next to the last stone start as good; putting
+//! two or more of one's own stones in atari, and a move on the first line with nothing near, start
+//! as bad. Without them the tree spends a new position's first playouts on every point in turn.
 
 use crate::ai::Prior;
-use crate::go::{Board, Go, GoMove, BLACK, EMPTY, MAX_POINTS, WHITE};
+use crate::go::{Board, Go, GoMove, BLACK, WHITE};
 
 use super::{atari_answer, patterns};
 
@@ -14,10 +13,6 @@ use super::{atari_answer, patterns};
 const EVEN: u32 = 10;
 /// Made-up playouts a piece of knowledge adds: all won for a good sign, all lost for a bad one.
 const SIGN: u32 = 10;
-/// Made-up won playouts of a point at each distance from the last stone in the common fate graph
-/// (a group is one point: its liberties are at 1, theirs at 2): Pachi's weights for small boards
-/// (45, 40, 15 to an even 14), scaled to [`EVEN`]. Most good answers are local.
-const NEAR: [u32; 4] = [0, 32, 28, 10];
 
 /// One [`Prior`] for each of `moves` in `game`.
 pub fn priors(game: &Go, moves: &[GoMove]) -> Vec<Prior> {
@@ -25,7 +20,6 @@ pub fn priors(game: &Go, moves: &[GoMove]) -> Vec<Prior> {
     let colour = game.to_move();
     let urgent = urgent_points(board, colour);
     let last = game.last_stone();
-    let distance = last.map(|last| distances_from(board, last));
     moves
         .iter()
         .map(|mv| {
@@ -34,11 +28,7 @@ pub fn priors(game: &Go, moves: &[GoMove]) -> Vec<Prior> {
                 _ => None,
             };
             let (good, bad) = point.map_or((0, 0), |point| signs(board, colour, point, last, &urgent));
-            let near = match (point, &distance) {
-                (Some(point), Some(distance)) if bad == 0 => NEAR.get(distance[point] as usize).copied().unwrap_or(0),
-                _ => 0,
-            };
-            Prior { visits: EVEN + SIGN * (good + bad) + near, wins: (EVEN / 2 + SIGN * good + near) as f32 }
+            Prior { visits: EVEN + SIGN * (good + bad), wins: EVEN as f32 / 2.0 + (SIGN * good) as f32 }
         })
         .collect()
 }
@@ -80,37 +70,6 @@ fn urgent_points(board: &Board, colour: u8) -> Vec<usize> {
         }
     }
     urgent
-}
-
-/// Each point's distance from `last` in the common fate graph, where a group is one point, up to
-/// the last of [`NEAR`] (`u8::MAX` beyond): `last`'s group 0, its liberties and the groups next to
-/// it 1, and so on.
-fn distances_from(board: &Board, last: usize) -> [u8; MAX_POINTS] {
-    let mut distance = [u8::MAX; MAX_POINTS];
-    let mut frontier = Vec::new();
-    reach(board, last, 0, &mut distance, &mut frontier);
-    for step in 1..NEAR.len() as u8 {
-        let mut next = Vec::new();
-        for &point in &frontier {
-            for neighbour in board.neighbours(point) {
-                let colour = board.colour(neighbour);
-                if distance[neighbour] == u8::MAX && (colour == EMPTY || is_stone(colour)) {
-                    reach(board, neighbour, step, &mut distance, &mut next);
-                }
-            }
-        }
-        frontier = next;
-    }
-    distance
-}
-
-/// Sets `point` (with its whole group if it is a stone) at `step`, adding it to `frontier`.
-fn reach(board: &Board, point: usize, step: u8, distance: &mut [u8; MAX_POINTS], frontier: &mut Vec<usize>) {
-    let points = if is_stone(board.colour(point)) { board.group_stones(point) } else { vec![point] };
-    for point in points {
-        distance[point] = step;
-        frontier.push(point);
-    }
 }
 
 fn is_stone(colour: u8) -> bool {
@@ -161,25 +120,6 @@ mod tests {
         // Black's hane at D6 or F6 against White's E6 is a MoGo shape.
         let best = ["D6", "F6", "D7", "F7"].iter().map(|v| mean(prior_at(&game, v))).fold(0.0, f32::max);
         assert!(best > 0.5, "no shape point next to E6 starts better");
-    }
-
-    #[test]
-    fn points_near_the_last_stone_count_its_group_as_one_point_and_start_better() {
-        // Black's C5, D5 and E5 (E5 the last stone) and White's G5.
-        let game = after(&["C5", "A1", "D5", "G5", "E5"]);
-        let board = game.board();
-        let at = |vertex: &str| game.point_of(vertex.parse().unwrap()).unwrap();
-        let distance = distances_from(board, at("E5"));
-        assert_eq!(distance[at("C5")], 0, "the last stone's group");
-        assert_eq!(distance[at("B5")], 1, "a liberty at the group's far end");
-        assert_eq!(distance[at("A5")], 2);
-        assert_eq!(distance[at("G5")], 2, "a group next to a liberty");
-        assert_eq!(distance[at("G6")], 3, "a liberty of that group");
-        assert_eq!(distance[at("J9")], u8::MAX);
-        assert_eq!(distance[at("B4")], 2);
-        assert!(mean(prior_at(&game, "B5")) > mean(prior_at(&game, "B4")));
-        assert!(mean(prior_at(&game, "B4")) > mean(prior_at(&game, "G6")));
-        assert!(mean(prior_at(&game, "G6")) > mean(prior_at(&game, "H8")));
     }
 
     #[test]
