@@ -26,7 +26,9 @@ const ALONE_LAST: &[&str] = &["cli/tests/lighthouse.rs"];
 /// Tests that time what the CPU does (the computer's reply, against a bound measured natively), by
 /// binary and name filter: beside the side lane they timed its load (an Edges reply took 2.35 s
 /// against a bound of 2.12; the two vCPUs may share one core). They run alone before the binaries
-/// above, and the rest of their binary in its lane without them.
+/// above, and the rest of their binary in its lane without them, printing what they timed (the
+/// replies, the worker's speed) into their log under `<target>/test-output/` even when they pass,
+/// so a slow hour shows there before it fails a bound.
 const ALONE_TESTS: &[(&str, &str)] = &[("cli/tests/e2e/main.rs", "computer::")];
 
 /// One run of a test binary: its arguments (test filters), and its name in the logs.
@@ -177,7 +179,8 @@ pub fn run_all(
     let mut alone: Vec<Run> = Vec::new();
     for (name, filter) in ALONE_TESTS {
         let binary = binaries.iter().find(|b| b.name == *name).expect("checked when built");
-        alone.push(Run { binary, args: vec![(*filter).to_owned()], name: format!("{name} {filter}") });
+        let args = vec![(*filter).to_owned(), "--nocapture".to_owned()];
+        alone.push(Run { binary, args, name: format!("{name} {filter}") });
     }
     alone.extend(binaries.iter().filter(|b| in_lane(ALONE_LAST, b)).map(Run::whole));
 
