@@ -31,9 +31,10 @@ const WASM_SPEED_FLOOR: f64 = 0.4;
 /// 13 to 30% where the playouts ran at half speed).
 const WASM_ALLOWANCE: f64 = 1.0 / WASM_SPEED_FLOOR;
 
-/// How long the browser's reply may have taken: `TOP_LEVEL_BUDGET`, or `WASM_ALLOWANCE` times the
-/// same search in native code on this machine now (level 5 from the position before the reply), where that is
-/// more. Measured after the reply arrived, so the two never share the CPU. With `kept_tree` (a
+/// How long the browser's reply may have taken: `TOP_LEVEL_BUDGET`, or `WASM_ALLOWANCE` times
+/// the same search in native code on this machine now (level 5 from the position before the
+/// reply), where that is more. Measured after the reply arrived, so the two never share the CPU.
+/// With `kept_tree` (a
 /// worker that has answered before in this game) the native search is the position's whole budget
 /// (the early answer, then the playouts it left owed: a worker's search from its kept tree need
 /// not be decided as soon as a fresh one, a reply of 2.3 s where a fresh native search answered
@@ -320,13 +321,9 @@ async fn popucom_playouts_in_the_worker_equal_the_native_ones_and_are_timed() {
         rounded(&wasm_rates),
         rounded(&native_rates)
     );
-    // The best round of each (a busy moment slows one round, not all three): the browser's engine
-    // at least `WASM_SPEED_FLOOR` of the native one's speed. Since the playout loop's inlining (issue 48) sped up
-    // the native build only, the ratio is 78% on this machine's Intel Xeon and 68% to 75% on its
-    // AMD EPYC (docs/AI.md); a bundle built for size ran at 54%. On 2026-12-03 (Intel Xeon, the same
-    // bundle and Chromium that had passed 60% that morning) the right bundle ran at 49 to 67% in
-    // four runs, so the bar is 40%: it still fails a build without the engine's optimisation, no longer the
-    // size-for-speed trade.
+    // The best round of each (a busy moment slows one round, not all three) against
+    // `WASM_SPEED_FLOOR`, which says why it is 40%: the same bundle and Chromium that ran at 78%
+    // in a quiet hour ran at 49 to 67% in a slow one; a bundle built for size ran at 54%.
     let best = |rates: &[f64]| rates.iter().copied().fold(0.0, f64::max);
     let ratio = best(&wasm_rates) / best(&native_rates);
     assert!(ratio >= WASM_SPEED_FLOOR, "WASM at {:.0}% of native speed", ratio * 100.0);
