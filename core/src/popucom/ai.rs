@@ -2,14 +2,13 @@
 //! move: for the levels, each side's last move makes the line that gains it most; before that one
 //! move in ten makes a line when the side to move can, one in five takes a cell where the opponent
 //! would make one, and the rest are uniform (among those at random). The plain-UCT yardstick's are
-//! all uniform. The tree starts lines that gain territory and blocks of the opponent's lines as
-//! good (made-up won playouts in the shared statistics, as Go's priors).
+//! all uniform.
 
 use rand::RngCore;
 
-use crate::ai::{reward, AiRng, Prior, Searchable};
+use crate::ai::{reward, AiRng, Searchable};
 use crate::game::Game;
-use crate::popucom::{Cell, Cells, Popucom, CELL_COUNT, MOVE_LIMIT};
+use crate::popucom::{Cell, Popucom, CELL_COUNT, MOVE_LIMIT};
 
 /// The chance (out of 2^32) that a level's playout move makes a line when it can. Measured
 /// (docs/AI.md): every chance from 0.05 to 0.25 beat uniform playouts by a wide margin (a tenth
@@ -25,11 +24,6 @@ const BLOCK_CHANCE: u32 = u32::MAX / 5;
 /// reply of the opponent's can undo the last move, and only one can answer the one before it.
 const GREEDY_MOVES: u8 = 2;
 
-/// Made-up playouts every cell starts with in the tree's shared statistics, half of them won.
-const PRIOR_EVEN: u32 = 10;
-/// Made-up won playouts for a good sign: a line that gains its side territory, or a block.
-const PRIOR_SIGN: u32 = 10;
-
 impl Searchable for Popucom {
     const TOP_PLAYOUTS: u32 = 220_000;
 
@@ -39,17 +33,6 @@ impl Searchable for Popucom {
 
     fn move_key(&self, cell: &Cell) -> Option<usize> {
         cell.is_on_board().then(|| cell.index())
-    }
-
-    /// Lines that gain and blocks start as good; every other cell even.
-    fn priors(&self, moves: &[Cell]) -> Option<Vec<Prior>> {
-        let gaining = gaining_lines(self);
-        let blocks = self.opponent_line_cells();
-        let prior = |cell: &Cell| {
-            let good = gaining.contains(*cell) as u32 + blocks.contains(*cell) as u32;
-            Prior { visits: PRIOR_EVEN + PRIOR_SIGN * good, wins: (PRIOR_EVEN / 2 + PRIOR_SIGN * good) as f32 }
-        };
-        Some(moves.iter().map(prior).collect())
     }
 
     fn playout(&self, rng: &mut AiRng, uniform: bool, played: &mut dyn FnMut(crate::Seat, usize)) -> f32 {
@@ -85,37 +68,21 @@ fn policy_move(game: &Popucom, rng: &mut AiRng) -> Option<Cell> {
     game.random_move(rng)
 }
 
-/// The line-making cell after which the side to move leads by most (the first such), if any gains on
-/// not making one.
+/// The line-making cell after which the side to move leads by most, if any gains on not making one.
 fn best_line(game: &Popucom) -> Option<Cell> {
-    let now = lead(game, game.turn());
-    line_leads(game)
-        .filter(|&(_, after)| after > now)
-        .min_by_key(|&(_, after)| std::cmp::Reverse(after))
-        .map(|(cell, _)| cell)
-}
-
-/// The line-making cells after which the side to move leads by more than now.
-fn gaining_lines(game: &Popucom) -> Cells {
-    let now = lead(game, game.turn());
-    line_leads(game)
-        .filter(|&(_, after)| after > now)
-        .fold(Cells::EMPTY, |cells, (cell, _)| cells.union(Cells::single(cell.index())))
-}
-
-/// Each line-making cell with the side to move's lead after it.
-fn line_leads(game: &Popucom) -> impl Iterator<Item = (Cell, i32)> + '_ {
     let mover = game.turn();
-    game.line_making_cells().iter().map(move |cell| {
+    let lead = |position: &Popucom| position.score(mover) as i32 - position.score(mover.other()) as i32;
+    let mut best = None;
+    let mut best_lead = lead(game);
+    for cell in game.line_making_cells().iter() {
         let mut after = game.clone();
         after.play_unchecked(&cell);
-        (cell, lead(&after, mover))
-    })
-}
-
-/// `seat`'s score minus its opponent's.
-fn lead(game: &Popucom, seat: crate::Seat) -> i32 {
-    game.score(seat) as i32 - game.score(seat.other()) as i32
+        let after_lead = lead(&after);
+        if after_lead > best_lead {
+            (best, best_lead) = (Some(cell), after_lead);
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -167,20 +134,5 @@ mod tests {
             })
             .count();
         assert!(blocks > draws as usize / 8, "{blocks} of {draws} playout moves block");
-    }
-
-    #[test]
-    fn the_tree_starts_lines_that_gain_and_blocks_as_good_and_other_cells_even() {
-        let mean = |game: &Popucom, cell: (u8, u8)| {
-            let prior = game.priors(&[Cell::new(cell.0, cell.1)]).unwrap()[0];
-            prior.wins / prior.visits as f32
-        };
-        let lines = two_lines(10);
-        assert!(mean(&lines, (0, 2)) > 0.5 && mean(&lines, (4, 2)) > 0.5);
-        assert_eq!(mean(&lines, (6, 6)), 0.5);
-        // Blue's pair on row 2 can be completed at (2, 2) or (2, 5): Red blocks there.
-        let blocks = position(&[(7, 7)], &[(2, 3), (2, 4), (6, 0), (8, 8)], 10);
-        assert!(mean(&blocks, (2, 2)) > 0.5 && mean(&blocks, (2, 5)) > 0.5);
-        assert_eq!(mean(&blocks, (5, 5)), 0.5);
     }
 }
