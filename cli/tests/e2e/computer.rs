@@ -34,11 +34,11 @@ const WASM_ALLOWANCE: f64 = 1.0 / WASM_SPEED_FLOOR;
 /// How long the browser's reply may have taken: `TOP_LEVEL_BUDGET`, or `WASM_ALLOWANCE` times
 /// the same search in native code on this machine now (level 5 from the position before the
 /// reply), where that is more. Measured after the reply arrived, so the two never share the CPU.
-/// With `kept_tree` (a
-/// worker that has answered before in this game) the native search is the position's whole budget
-/// (the early answer, then the playouts it left owed: a worker's search from its kept tree need
-/// not be decided as soon as a fresh one, a reply of 2.3 s where a fresh native search answered
-/// in 0.8 s), and the bound one budget more, for what the last answer still owed (2.7 s once).
+/// With `kept_tree` (a worker that has answered before in this game) the native search is the
+/// position's whole budget (the early answer, then the playouts it left owed: a worker's search
+/// from its kept tree need not be decided as soon as a fresh one, a reply of 2.3 s where a fresh
+/// native search answered in 0.8 s), and the bound one budget more, for what the last answer
+/// still owed (2.7 s once).
 fn reply_bound(game: &str, config: &Value, moves_before: &[Value], kept_tree: bool) -> (Duration, Duration) {
     let kind: GameKind = game.parse().unwrap();
     let mut player = tabula_core::ai::AnyPlayer::new(kind, 5, 11).unwrap();
