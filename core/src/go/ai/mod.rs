@@ -4,7 +4,6 @@
 //! ([`priors`]), never fills its own eyes and never resigns. The scoring phase is not searched:
 //! [`scoring_move`] answers it.
 
-mod nakade;
 mod patterns;
 mod priors;
 
@@ -96,8 +95,8 @@ impl Searchable for Go {
 /// last move (taking a group it left in atari, saving one's own group it put in atari when that
 /// gains liberties), else a MoGo shape on one of the eight points around it, else the first point
 /// from a random place in the list of empty ones that neither fills one's own eye nor puts two or
-/// more of one's own stones in atari, unless as a nakade ([`nakade`]). Without these, random
-/// playouts let big groups die for nothing and misjudge every fight.
+/// more of one's own stones in atari. Without these, random playouts let big groups die for
+/// nothing and misjudge every fight.
 fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng) -> Option<usize> {
     if let Some(last) = last {
         let mut urgent = [0usize; 8];
@@ -136,7 +135,7 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
         board.ko() != Some(point)
             && !board.is_own_eye(point, colour)
             && !board.is_suicide(point, colour)
-            && (board.self_atari_stones(point, colour) < 2 || nakade::is_nakade(board, point, colour))
+            && board.self_atari_stones(point, colour) < 2
     })
 }
 
@@ -238,30 +237,7 @@ mod tests {
     }
 
     #[test]
-    fn playouts_fill_an_eye_space_to_a_dead_shape() {
-        // Black (0,0)-(0,1) inside White's corner; White's eyes elsewhere are suicide for Black.
-        // (0,2) puts three stones in atari as a straight three, (0,3) one stone: both are played.
-        let mut board = Board::new(5);
-        for (row, col) in [(0, 0), (0, 1)] {
-            board.place(board.point(row, col), BLACK);
-        }
-        for row in 1..5 {
-            for col in 0..5 {
-                if row != 3 || col % 2 == 1 {
-                    board.place(board.point(row, col), WHITE);
-                }
-            }
-        }
-        board.place(board.point(0, 4), WHITE);
-        let (nakade, single) = (board.point(0, 2), board.point(0, 3));
-        let choices: Vec<usize> =
-            (0..20).map(|seed| playout_point(&board, BLACK, None, &mut AiRng::seed_from_u64(seed)).unwrap()).collect();
-        assert!(choices.iter().all(|&p| p == nakade || p == single), "{choices:?}");
-        assert!(choices.contains(&nakade) && choices.contains(&single), "{choices:?}");
-    }
-
-    #[test]
-    fn playouts_never_put_two_stones_in_atari_unless_they_capture_or_make_a_nakade() {
+    fn playouts_never_put_two_stones_in_atari_unless_they_capture() {
         // Whole playouts on 9x9, checking every move the policy chooses: uniform moves would put
         // groups in atari within a few games.
         for seed in 0..40 {
@@ -271,10 +247,7 @@ mod tests {
             let mut check = |board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng| {
                 let choice = playout_point(board, colour, last, rng);
                 if let Some(point) = choice {
-                    assert!(
-                        board.self_atari_stones(point, colour) < 2 || nakade::is_nakade(board, point, colour),
-                        "seed {seed}, move {choices}"
-                    );
+                    assert!(board.self_atari_stones(point, colour) < 2, "seed {seed}, move {choices}");
                     choices += 1;
                 }
                 choice
