@@ -51,18 +51,19 @@ struct Edge<M> {
 }
 
 impl<M> Edge<M> {
-    /// An edge not yet taken, its shared statistics starting from `prior`.
+    /// An edge not yet taken, its own statistics starting from `prior` (made-up playouts that
+    /// real ones outweigh as they come, as Pachi and Fuego count theirs).
     fn new<G: Searchable<Move = M>>(state: &G, mv: M, prior: Prior) -> Self {
         Edge {
             mover: state.mover(&mv).unwrap_or(Seat::One),
             key: state.move_key(&mv).map(|k| k as u32),
             mv,
             child: UNMADE,
-            visits: 0,
-            wins: 0.0,
-            inv_sqrt_visits: 1.0,
-            shared_visits: prior.visits,
-            shared_wins: prior.wins,
+            visits: prior.visits,
+            wins: prior.wins,
+            inv_sqrt_visits: 1.0 / (prior.visits.max(1) as f32).sqrt(),
+            shared_visits: 0,
+            shared_wins: 0.0,
         }
     }
 }
@@ -340,7 +341,31 @@ fn ln(n: u32) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+
     use super::*;
+    use crate::game::Game;
+    use crate::go::{Go, GoConfig};
+
+    #[test]
+    fn priors_start_a_moves_own_statistics_and_leave_the_shared_ones_to_real_playouts() {
+        let game = Go::new(GoConfig::default()).unwrap();
+        let priors = game.priors(&game.candidate_moves()).unwrap();
+        assert!(priors.iter().all(|prior| prior.visits >= 10), "{priors:?}");
+        // The root is expanded on its second visit and one edge taken by the second playout.
+        let mut tree = Mcts::new(game.clone(), false);
+        tree.search(2, &mut AiRng::seed_from_u64(1));
+        let edges = &tree.nodes[0].edges;
+        assert_eq!(edges.len(), priors.len());
+        for (mv, prior) in game.candidate_moves().into_iter().zip(priors) {
+            let edge = edges.iter().find(|edge| edge.mv == mv).unwrap();
+            let taken = (edge.child != UNMADE) as u32;
+            assert_eq!(edge.visits, prior.visits + taken, "{mv:?}");
+            assert!((0.0..=taken as f32).contains(&(edge.wins - prior.wins)), "{mv:?}");
+            assert!(edge.shared_visits <= 1, "{mv:?}: {} shared visits after one playout", edge.shared_visits);
+        }
+        assert_eq!(edges.iter().filter(|edge| edge.child != UNMADE).count(), 1);
+    }
 
     #[test]
     fn the_logarithm_stays_close_to_the_true_one() {

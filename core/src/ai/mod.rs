@@ -93,9 +93,8 @@ pub trait Searchable: Game {
     }
 }
 
-/// Knowledge of a move before the search tries it, as made-up playouts through it counted in its
-/// shared (RAVE) statistics: `wins` of `visits` for the side making it. Real playouts take over as
-/// they come.
+/// Knowledge of a move before the search tries it, as made-up playouts through it counted as its
+/// own: `wins` of `visits` for the side making it. Real playouts outweigh them as they come.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Prior {
     pub visits: u32,
