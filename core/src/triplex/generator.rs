@@ -1,8 +1,11 @@
 //! The level generator. A broken-profile dynamic programme over the rectangle (cut into columns of
 //! the short side) counts, for every multiset of oriented shapes, its tilings capped at 2; the
-//! multisets with exactly one are the unique puzzles. Each is then solved for its tiling, and
-//! tilings with a straight cut, fewer than 3 pieces, or that are not the smallest image of their
-//! symmetry class are dropped.
+//! multisets with exactly one are the unique puzzles. One multiset of each symmetry class is then
+//! solved for its tiling; tilings with a straight cut or fewer than 3 pieces are dropped, and each
+//! class is kept as its smallest image.
+
+use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::{shape_of, Board, Placements, SHAPES, SHAPE_COUNT};
 
@@ -16,7 +19,6 @@ pub struct Tiling {
 }
 
 const BITS_PER_SHAPE: u32 = 5;
-const PROFILE_SHIFT: u32 = BITS_PER_SHAPE * SHAPE_COUNT as u32;
 
 /// The unique tilings of `board` (w >= h) that are levels, one per symmetry class, sorted.
 pub fn generate(board: Board) -> Vec<Tiling> {
@@ -25,14 +27,18 @@ pub fn generate(board: Board) -> Vec<Tiling> {
     let portrait = Board { w: board.h, h: board.w };
     let unique = unique_multisets(portrait);
     let placements = Placements::new(portrait);
+    // The images of a unique tiling are the unique tilings of the images of its multiset: one
+    // multiset of each class is solved, and its tiling's smallest image kept.
+    let symmetries = shape_symmetries(portrait);
     let mut levels: Vec<Tiling> = unique
         .into_iter()
         .filter(|counts| counts.iter().map(|&n| n as usize).sum::<usize>() >= 3)
+        .filter(|counts| symmetries.iter().all(|turn| *counts <= std::array::from_fn(|shape| counts[turn[shape]])))
         .filter_map(|counts| {
             let search = placements.search(counts, 1);
             let pieces = search.first.expect("a multiset counted once has a tiling");
             let tiling = transposed_tiling(portrait, &pieces);
-            (!has_straight_cut(&tiling) && is_smallest_image(&tiling)).then_some(tiling)
+            (!has_straight_cut(&tiling)).then(|| smallest_image(&tiling))
         })
         .collect();
     levels.sort();
@@ -56,12 +62,14 @@ fn unique_multisets(board: Board) -> Vec<[u8; SHAPE_COUNT]> {
             (id, mask, min_c, max_c, rows)
         })
         .collect();
-    // States wait in the bucket of their first empty cell (cells already covered are skipped, not
-    // stepped through). A state is a key: the profile of the cells from there on, then the multiset
-    // so far, and `TWICE` once it is reached by two tilings or more. A bucket is sorted and its
-    // equal keys merged when its cell comes: faster than a hash map of the same states.
-    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); board.area() + 1];
-    buckets[0].push(0);
+    // States wait at their first empty cell (cells already covered are skipped, not stepped
+    // through), grouped by the profile of the cells from there on. A group's states are the
+    // multisets so far, sorted, each with `TWICE` once two tilings or more reach it. Placing a
+    // piece adds the same count to every multiset of a group, which keeps them sorted: a group
+    // arrives as sorted runs (shared with the group they came from, plus the piece), merged when
+    // its cell comes. No sort and no hashing per state.
+    let mut waiting: Vec<HashMap<u64, Vec<Run>>> = vec![HashMap::new(); board.area() + 1];
+    waiting[0].insert(0, vec![Run { states: Rc::new(vec![0]), added: 0 }]);
     for cell in 0..board.area() {
         let (row, col) = ((cell / width), (cell % width) as isize);
         let fitting: Vec<(u64, u64)> = shapes
@@ -71,44 +79,79 @@ fn unique_multisets(board: Board) -> Vec<[u8; SHAPE_COUNT]> {
             })
             .map(|&(id, mask, ..)| (mask, 1u64 << (BITS_PER_SHAPE * id as u32)))
             .collect();
-        for state in merged(std::mem::take(&mut buckets[cell])) {
-            let (key, twice) = (state & !TWICE, state & TWICE);
-            let profile = key >> PROFILE_SHIFT;
-            let multiset = key & ((1 << PROFILE_SHIFT) - 1);
+        for (profile, runs) in std::mem::take(&mut waiting[cell]) {
+            let group = merged(runs);
             for &(mask, one) in &fitting {
                 if profile & mask == 0 {
                     let covered = profile | mask;
                     let skip = covered.trailing_ones();
-                    let next = (covered >> skip) << PROFILE_SHIFT | (multiset + one);
-                    debug_assert!(next & TWICE == 0, "a key reached the flag's bit");
-                    buckets[cell + skip as usize].push(next | twice);
+                    let run = Run { states: Rc::clone(&group.states), added: group.added + one };
+                    waiting[cell + skip as usize].entry(covered >> skip).or_default().push(run);
                 }
             }
         }
     }
-    merged(std::mem::take(&mut buckets[board.area()]))
-        .into_iter()
-        .filter(|&state| state & TWICE == 0 && state >> PROFILE_SHIFT == 0)
+    let mut done = std::mem::take(&mut waiting[board.area()]);
+    let group = merged(done.remove(&0).unwrap_or_default());
+    group
+        .states
+        .iter()
+        .map(|&state| state + group.added)
+        .filter(|&state| state & TWICE == 0)
         .map(|key| std::array::from_fn(|shape| ((key >> (BITS_PER_SHAPE * shape as u32)) & 31) as u8))
         .collect()
 }
 
-/// A state's flag: two tilings or more reach it. Keys stay below it: a profile reaches at most two
-/// rows and two cells past its first cell (under 2^19 on the widest board, 8), above the
-/// multiset's 40 bits.
+/// A state's flag: two tilings or more reach it. A multiset takes 40 bits, far below it.
 const TWICE: u64 = 1 << 63;
 
-/// The states sorted, each key once: a key that came more than once is reached twice or more.
-fn merged(mut states: Vec<u64>) -> Vec<u64> {
-    states.sort_unstable_by_key(|&state| state & !TWICE);
-    states.dedup_by(|next, kept| {
-        let same = (*next ^ *kept) & !TWICE == 0;
-        if same {
-            *kept |= TWICE;
+/// Sorted multisets (with their flags), each plus `added` (the pieces placed since they were
+/// stored).
+#[derive(Clone, Default)]
+struct Run {
+    states: Rc<Vec<u64>>,
+    added: u64,
+}
+
+/// One sorted run of a group's runs, each multiset once: one that came in two runs or more is
+/// reached twice or more. The runs are merged in pairs, as in a merge sort.
+fn merged(mut runs: Vec<Run>) -> Run {
+    while runs.len() > 1 {
+        let mut pairs = Vec::with_capacity(runs.len().div_ceil(2));
+        let mut rest = runs.into_iter();
+        while let Some(first) = rest.next() {
+            pairs.push(match rest.next() {
+                Some(second) => merged_pair(&first, &second),
+                None => first,
+            });
         }
-        same
-    });
-    states
+        runs = pairs;
+    }
+    runs.pop().unwrap_or_default()
+}
+
+fn merged_pair(first: &Run, second: &Run) -> Run {
+    let (a, b) = (&first.states[..], &second.states[..]);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i] + first.added, b[j] + second.added);
+        let (kx, ky) = (x & !TWICE, y & !TWICE);
+        if kx < ky {
+            out.push(x);
+            i += 1;
+        } else if ky < kx {
+            out.push(y);
+            j += 1;
+        } else {
+            out.push(kx | TWICE);
+            i += 1;
+            j += 1;
+        }
+    }
+    out.extend(a[i..].iter().map(|&state| state + first.added));
+    out.extend(b[j..].iter().map(|&state| state + second.added));
+    Run { states: Rc::new(out), added: 0 }
 }
 
 /// The tiling found on the portrait board, turned back to the level's own orientation.
@@ -197,8 +240,35 @@ pub fn images(tiling: &Tiling) -> Vec<Tiling> {
         .collect()
 }
 
-fn is_smallest_image(tiling: &Tiling) -> bool {
-    images(tiling).iter().all(|image| tiling.solution <= image.solution)
+fn smallest_image(tiling: &Tiling) -> Tiling {
+    images(tiling).into_iter().min_by(|a, b| a.solution.cmp(&b.solution)).expect("the identity is an image")
+}
+
+/// The rectangle's symmetries (as in [`images`]) as maps of shape ids: `turn[shape]` is the shape
+/// whose image is `shape`.
+fn shape_symmetries(board: Board) -> Vec<[usize; SHAPE_COUNT]> {
+    let symmetries = if board.w == board.h { 8 } else { 4 };
+    (0..symmetries)
+        .map(|symmetry| {
+            // Within a 3 x 3 box, which every shape fits; `shape_of` takes the offset off.
+            let turn = |(r, c): (usize, usize)| match symmetry {
+                0 => (r, c),
+                1 => (r, 2 - c),
+                2 => (2 - r, c),
+                3 => (2 - r, 2 - c),
+                4 => (c, r),
+                5 => (2 - c, r),
+                6 => (c, 2 - r),
+                _ => (2 - c, 2 - r),
+            };
+            let mut from = [0; SHAPE_COUNT];
+            for (shape, cells) in SHAPES.iter().enumerate() {
+                let turned: Vec<(usize, usize)> = cells.iter().map(|&cell| turn(cell)).collect();
+                from[shape_of(&turned).expect("a turned shape is a shape") as usize] = shape;
+            }
+            from
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -223,6 +293,40 @@ mod tests {
         }
         found.sort();
         found
+    }
+
+    fn counts(pieces: &[u8]) -> [u8; SHAPE_COUNT] {
+        let mut counts = [0; SHAPE_COUNT];
+        pieces.iter().for_each(|&shape| counts[shape as usize] += 1);
+        counts
+    }
+
+    #[test]
+    fn the_shape_maps_turn_a_multiset_as_the_board_turns_its_tiling() {
+        // Every shape in each tiling, so a wrong map of any shape shows.
+        let square = [
+            [0, 0, 1, 2, 2, 2],
+            [3, 4, 1, 5, 5, 6],
+            [3, 4, 4, 5, 6, 6],
+            [3, 7, 7, 8, 9, 9],
+            [10, 10, 7, 8, 11, 9],
+            [12, 12, 12, 8, 11, 11],
+        ];
+        let wide =
+            [[0, 0, 1, 2, 2, 2], [3, 4, 1, 5, 5, 6], [3, 4, 4, 5, 6, 6], [3, 7, 7, 8, 9, 9], [10, 10, 7, 8, 11, 11]];
+        for grid in [&square[..], &wide[..]] {
+            let board = Board { w: 6, h: grid.len() };
+            let tiling = normalise(board, &grid.iter().map(|row| row.to_vec()).collect::<Vec<_>>());
+            assert_eq!(counts(&tiling.pieces).iter().filter(|&&n| n > 0).count(), SHAPE_COUNT);
+            let mut by_images: Vec<[u8; SHAPE_COUNT]> =
+                images(&tiling).iter().map(|image| counts(&image.pieces)).collect();
+            let own = counts(&tiling.pieces);
+            let mut by_maps: Vec<[u8; SHAPE_COUNT]> =
+                shape_symmetries(board).iter().map(|turn| std::array::from_fn(|shape| own[turn[shape]])).collect();
+            by_images.sort();
+            by_maps.sort();
+            assert_eq!(by_maps, by_images, "{board:?}");
+        }
     }
 
     #[test]
