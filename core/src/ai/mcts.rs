@@ -61,11 +61,16 @@ impl<M> Edge<M> {
             child: UNMADE,
             visits: prior.visits,
             wins: prior.wins,
-            inv_sqrt_visits: 1.0 / (prior.visits.max(1) as f32).sqrt(),
+            inv_sqrt_visits: inv_sqrt(prior.visits),
             shared_visits: 0,
             shared_wins: 0.0,
         }
     }
+}
+
+/// An edge's `inv_sqrt_visits`.
+fn inv_sqrt(visits: u32) -> f32 {
+    1.0 / (visits.max(1) as f32).sqrt()
 }
 
 struct Node<M> {
@@ -306,7 +311,7 @@ impl<G: Searchable> Mcts<G> {
             let taken = &mut node.edges[edge as usize];
             taken.visits += 1;
             taken.wins += reward_for(taken.mover, reward);
-            taken.inv_sqrt_visits = 1.0 / (taken.visits as f32).sqrt();
+            taken.inv_sqrt_visits = inv_sqrt(taken.visits);
             // The move taken here was played after this node's position.
             if let Some(key) = taken.key {
                 let key = key as usize;
