@@ -208,28 +208,16 @@ pub fn has_straight_cut(tiling: &Tiling) -> bool {
     vertical || horizontal
 }
 
-/// The images of a tiling under the rectangle's symmetries (4, or 8 for a square), normalised.
+/// The images of a tiling under the rectangle's symmetries, normalised.
 pub fn images(tiling: &Tiling) -> Vec<Tiling> {
     let Board { w, h } = tiling.board;
-    let symmetries = if w == h { 8 } else { 4 };
-    (0..symmetries)
+    (0..symmetry_count(tiling.board))
         .map(|symmetry| {
-            // Cell (r, c) of the image shows this source cell (the last four only for squares).
-            let source = |r: usize, c: usize| match symmetry {
-                0 => (r, c),
-                1 => (r, w - 1 - c),
-                2 => (h - 1 - r, c),
-                3 => (h - 1 - r, w - 1 - c),
-                4 => (c, r),
-                5 => (w - 1 - c, r),
-                6 => (c, h - 1 - r),
-                _ => (w - 1 - c, h - 1 - r),
-            };
             let image: Vec<Vec<u8>> = (0..h)
                 .map(|r| {
                     (0..w)
                         .map(|c| {
-                            let (sr, sc) = source(r, c);
+                            let (sr, sc) = symmetric_cell(symmetry, (r, c), (h - 1, w - 1));
                             tiling.solution[sr][sc]
                         })
                         .collect()
@@ -240,30 +228,44 @@ pub fn images(tiling: &Tiling) -> Vec<Tiling> {
         .collect()
 }
 
+/// A rectangle's symmetries: 4, or 8 for a square.
+fn symmetry_count(board: Board) -> usize {
+    if board.w == board.h {
+        8
+    } else {
+        4
+    }
+}
+
+/// Symmetry `symmetry` of a box whose last row and column are `last` (the last four only for
+/// squares): for an image, the source cell that its cell `(r, c)` shows.
+fn symmetric_cell(symmetry: usize, (r, c): (usize, usize), (last_row, last_col): (usize, usize)) -> (usize, usize) {
+    match symmetry {
+        0 => (r, c),
+        1 => (r, last_col - c),
+        2 => (last_row - r, c),
+        3 => (last_row - r, last_col - c),
+        4 => (c, r),
+        5 => (last_col - c, r),
+        6 => (c, last_row - r),
+        _ => (last_col - c, last_row - r),
+    }
+}
+
 fn smallest_image(tiling: &Tiling) -> Tiling {
     images(tiling).into_iter().min_by(|a, b| a.solution.cmp(&b.solution)).expect("the identity is an image")
 }
 
 /// The rectangle's symmetries (as in [`images`]) as maps of shape ids: `turn[shape]` is the shape
-/// whose image is `shape`.
+/// turned into `shape`.
 fn shape_symmetries(board: Board) -> Vec<[usize; SHAPE_COUNT]> {
-    let symmetries = if board.w == board.h { 8 } else { 4 };
-    (0..symmetries)
+    (0..symmetry_count(board))
         .map(|symmetry| {
             // Within a 3 x 3 box, which every shape fits; `shape_of` takes the offset off.
-            let turn = |(r, c): (usize, usize)| match symmetry {
-                0 => (r, c),
-                1 => (r, 2 - c),
-                2 => (2 - r, c),
-                3 => (2 - r, 2 - c),
-                4 => (c, r),
-                5 => (2 - c, r),
-                6 => (c, 2 - r),
-                _ => (2 - c, 2 - r),
-            };
             let mut from = [0; SHAPE_COUNT];
             for (shape, cells) in SHAPES.iter().enumerate() {
-                let turned: Vec<(usize, usize)> = cells.iter().map(|&cell| turn(cell)).collect();
+                let turned: Vec<(usize, usize)> =
+                    cells.iter().map(|&cell| symmetric_cell(symmetry, cell, (2, 2))).collect();
                 from[shape_of(&turned).expect("a turned shape is a shape") as usize] = shape;
             }
             from
@@ -273,6 +275,7 @@ fn shape_symmetries(board: Board) -> Vec<[usize; SHAPE_COUNT]> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::level::counts_of;
     use super::*;
 
     /// Every multiset of the right area, counted one by one with the solver.
@@ -295,12 +298,6 @@ mod tests {
         found
     }
 
-    fn counts(pieces: &[u8]) -> [u8; SHAPE_COUNT] {
-        let mut counts = [0; SHAPE_COUNT];
-        pieces.iter().for_each(|&shape| counts[shape as usize] += 1);
-        counts
-    }
-
     #[test]
     fn the_shape_maps_turn_a_multiset_as_the_board_turns_its_tiling() {
         // Every shape in each tiling, so a wrong map of any shape shows.
@@ -317,10 +314,10 @@ mod tests {
         for grid in [&square[..], &wide[..]] {
             let board = Board { w: 6, h: grid.len() };
             let tiling = normalise(board, &grid.iter().map(|row| row.to_vec()).collect::<Vec<_>>());
-            assert_eq!(counts(&tiling.pieces).iter().filter(|&&n| n > 0).count(), SHAPE_COUNT);
+            assert_eq!(counts_of(&tiling.pieces).iter().filter(|&&n| n > 0).count(), SHAPE_COUNT);
             let mut by_images: Vec<[u8; SHAPE_COUNT]> =
-                images(&tiling).iter().map(|image| counts(&image.pieces)).collect();
-            let own = counts(&tiling.pieces);
+                images(&tiling).iter().map(|image| counts_of(&image.pieces)).collect();
+            let own = counts_of(&tiling.pieces);
             let mut by_maps: Vec<[u8; SHAPE_COUNT]> =
                 shape_symmetries(board).iter().map(|turn| std::array::from_fn(|shape| own[turn[shape]])).collect();
             by_images.sort();

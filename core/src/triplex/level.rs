@@ -188,7 +188,8 @@ pub fn canonical(solution: &[Vec<u8>]) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn counts_of(pieces: &[u8]) -> [u8; SHAPE_COUNT] {
+/// How many pieces of each shape.
+pub(super) fn counts_of(pieces: &[u8]) -> [u8; SHAPE_COUNT] {
     let mut counts = [0u8; SHAPE_COUNT];
     for &shape in pieces {
         counts[shape as usize] += 1;
