@@ -176,4 +176,12 @@ mod tests {
             assert_eq!(round, shape, "four turns are none");
         }
     }
+
+    #[test]
+    fn transposing_swaps_each_shapes_rows_and_columns() {
+        for shape in 0..SHAPE_COUNT {
+            let transposed: Vec<(usize, usize)> = SHAPES[shape].iter().map(|&(r, c)| (c, r)).collect();
+            assert_eq!(shape_of(&transposed), Some(TRANSPOSED[shape]), "shape {shape}");
+        }
+    }
 }
