@@ -237,8 +237,8 @@ fn symmetry_count(board: Board) -> usize {
     }
 }
 
-/// Symmetry `symmetry` of a box whose last row and column are `last` (the last four only for
-/// squares): for an image, the source cell that its cell `(r, c)` shows.
+/// Symmetry `symmetry` of a box whose last row and column are `last_row` and `last_col` (the last
+/// four only for squares): for an image, the source cell that its cell `(r, c)` shows.
 fn symmetric_cell(symmetry: usize, (r, c): (usize, usize), (last_row, last_col): (usize, usize)) -> (usize, usize) {
     match symmetry {
         0 => (r, c),
