@@ -205,6 +205,34 @@ impl Board {
         libs
     }
 
+    /// The group's two liberties, if it has exactly two.
+    pub fn two_liberties(&self, point: usize) -> Option<[usize; 2]> {
+        let group = self.group[point] as usize;
+        // Each liberty touches at most four of the group's stones: two give at most eight.
+        if self.libs[group] > 8 {
+            return None;
+        }
+        let mut found = [0usize; 2];
+        let mut count = 0;
+        let mut stone = group;
+        loop {
+            for n in self.neighbours(stone) {
+                if self.colour[n] == EMPTY && !found[..count].contains(&n) {
+                    if count == 2 {
+                        return None;
+                    }
+                    found[count] = n;
+                    count += 1;
+                }
+            }
+            stone = self.next[stone] as usize;
+            if stone == group {
+                break;
+            }
+        }
+        (count == 2).then_some(found)
+    }
+
     /// Whether the group of `point` has `lib` as its only liberty.
     fn in_atari_at(&self, group: usize, lib: usize) -> bool {
         self.atari_liberty(group) == Some(lib)
@@ -317,6 +345,45 @@ impl Board {
             }
         }
         stones
+    }
+
+    /// The liberties, counted up to `cap` (at most 4), of the group `colour` playing the empty
+    /// `point` would make, not counting what the move would capture.
+    pub fn liberties_after(&self, point: usize, colour: u8, cap: usize) -> usize {
+        let mut found = [0usize; 4];
+        let mut count = 0;
+        let mut add = |lib: usize| {
+            if lib != point && !found[..count].contains(&lib) {
+                found[count] = lib;
+                count += 1;
+            }
+            count >= cap
+        };
+        let mut own = [0usize; 4];
+        for (i, n) in self.neighbours(point).into_iter().enumerate() {
+            let c = self.colour[n];
+            if c == EMPTY && add(n) {
+                return cap;
+            }
+            let group = self.group[n] as usize;
+            if c != colour || own[..i].contains(&group) {
+                continue;
+            }
+            own[i] = group;
+            let mut stone = group;
+            loop {
+                for m in self.neighbours(stone) {
+                    if self.colour[m] == EMPTY && add(m) {
+                        return cap;
+                    }
+                }
+                stone = self.next[stone] as usize;
+                if stone == group {
+                    break;
+                }
+            }
+        }
+        count
     }
 
     /// Whether `colour` at `point` fills one of its own single-point eyes (all four sides its own
@@ -533,5 +600,47 @@ pub(super) mod tests {
             ".....",
         ]);
         assert_eq!(open.self_atari_stones(open.point(1, 2), BLACK), 0);
+    }
+
+    #[test]
+    fn liberties_after_count_the_joined_groups_once_up_to_the_cap() {
+        let b = board(&[
+            "XO...", //
+            ".X...", //
+            "X.X..", //
+            ".....", //
+            ".....",
+        ]);
+        // Black at (1,0) joins (0,0), (1,1) and (2,0), which touch (1,2), (2,1) twice and (3,0).
+        assert_eq!(b.liberties_after(b.point(1, 0), BLACK, 4), 3);
+        assert_eq!(b.liberties_after(b.point(1, 0), BLACK, 2), 2);
+        // White there touches only black stones: the capture of (0,0) is not counted.
+        assert_eq!(b.liberties_after(b.point(1, 0), WHITE, 4), 0);
+        // An open point: four.
+        assert_eq!(b.liberties_after(b.point(3, 3), WHITE, 4), 4);
+    }
+
+    #[test]
+    fn two_liberties_are_found_only_when_there_are_exactly_two() {
+        let b = board(&[
+            "XO...", //
+            "XX...", //
+            "O.X..", //
+            ".....", //
+            ".....",
+        ]);
+        let two = |row, col| {
+            b.two_liberties(b.point(row, col)).map(|libs| {
+                let mut libs = libs.map(|p| b.coords(p));
+                libs.sort();
+                libs
+            })
+        };
+        // The black group of three touches (1,2) and (2,1); White's (2,0) has (2,1) and (3,0).
+        assert_eq!(two(0, 0), Some([(1, 2), (2, 1)]));
+        assert_eq!(two(2, 0), Some([(2, 1), (3, 0)]));
+        // One liberty, and four.
+        assert_eq!(two(0, 1), None);
+        assert_eq!(two(2, 2), None);
     }
 }

@@ -4,6 +4,7 @@
 //! ([`priors`]), never fills its own eyes and never resigns. The scoring phase is not searched:
 //! [`scoring_move`] answers it.
 
+mod ladder;
 mod patterns;
 mod priors;
 
@@ -93,7 +94,7 @@ impl Searchable for Go {
 
 /// The playouts' move, after MoGo's (as Pachi plays them): what a player sees at once around the
 /// last move (taking a group it left in atari, saving one's own group it put in atari when that
-/// gains liberties), else a MoGo shape on one of the eight points around it, else the first point
+/// gains liberties and no ladder catches it), else a MoGo shape on one of the eight points around it, else the first point
 /// from a random place in the list of empty ones that neither fills one's own eye nor puts two or
 /// more of one's own stones in atari. Without these, random playouts let big groups die for
 /// nothing and misjudge every fight.
@@ -101,7 +102,15 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
     if let Some(last) = last {
         let mut urgent = [0usize; 8];
         let mut count = 0;
-        for point in std::iter::once(last).chain(board.neighbours(last)) {
+        // Each group once: reading a ladder is not free.
+        let mut groups = [0usize; 5];
+        for (i, point) in std::iter::once(last).chain(board.neighbours(last)).enumerate() {
+            if matches!(board.colour(point), BLACK | WHITE) {
+                groups[i] = board.group_of(point);
+                if groups[..i].contains(&groups[i]) {
+                    continue;
+                }
+            }
             if let Some(liberty) = atari_answer(board, point, colour) {
                 if !urgent[..count].contains(&liberty) {
                     urgent[count] = liberty;
@@ -141,7 +150,8 @@ fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng
 
 /// Where `colour` answers the group of the stone at `point` when it is in atari: its last liberty,
 /// if playing there is allowed and either takes the opponent's group or gives one's own group more
-/// than one liberty. `None` for an empty point or a group with more liberties.
+/// than one liberty and a ladder does not catch it anyway. `None` for an empty point or a group
+/// with more liberties.
 fn atari_answer(board: &Board, point: usize, colour: u8) -> Option<usize> {
     let stone = board.colour(point);
     if stone != BLACK && stone != WHITE {
@@ -150,7 +160,7 @@ fn atari_answer(board: &Board, point: usize, colour: u8) -> Option<usize> {
     let liberty = board.atari_liberty(board.group_of(point))?;
     let allowed = board.ko() != Some(liberty)
         && !board.is_suicide(liberty, colour)
-        && (stone != colour || board.self_atari_stones(liberty, colour) == 0);
+        && (stone != colour || (board.self_atari_stones(liberty, colour) == 0 && !ladder::is_caught(board, point)));
     allowed.then_some(liberty)
 }
 
@@ -221,6 +231,17 @@ mod tests {
         // With the last move far away, the choice is the light policy's, so it varies.
         let far = playout_choices(&game, "A1");
         assert!(far.iter().any(|&p| p != far[0]), "the same point for every seed: {far:?}");
+    }
+
+    #[test]
+    fn playouts_do_not_run_out_of_a_ladder_that_catches() {
+        // Black's F5 puts White's E5 in atari; the ladder from E4 runs down and left to the edge.
+        let caught = after(&["E6", "E5", "D5", "J9", "F4", "J8", "F5"]);
+        let e4 = caught.point_of("E4".parse().unwrap()).unwrap();
+        assert!(playout_choices(&caught, "F5").iter().any(|&p| p != e4));
+        // A white stone on the path breaks it: running is the only answer again.
+        let broken = after(&["E6", "E5", "D5", "B2", "F4", "J8", "F5"]);
+        assert!(playout_choices(&broken, "F5").iter().all(|&p| p == e4));
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! What the tree knows of a Go move before searching it, after Gelly and Silver ("Combining
 //! online and offline knowledge in UCT", 2007) as Pachi weighs it: every move starts even; taking a
-//! group in atari, saving one's own, and a MoGo shape next to the last stone start as good; putting
-//! two or more of one's own stones in atari, and a move on the first line with nothing near, start
-//! as bad. Without them the tree spends a new position's first playouts on every point in turn.
+//! group in atari, saving one's own, an atari that a ladder then catches, and a MoGo shape next to
+//! the last stone start as good; putting two or more of one's own stones in atari, running out of a
+//! ladder that catches, and a move on the first line with nothing near, start as bad. Without them
+//! the tree spends a new position's first playouts on every point in turn.
 
 use crate::ai::Prior;
 use crate::go::{Board, Go, GoMove, BLACK, WHITE};
 
-use super::{atari_answer, patterns};
+use super::{atari_answer, ladder, patterns};
 
 /// Made-up playouts every move starts with, half of them won.
 const EVEN: u32 = 10;
@@ -19,6 +20,7 @@ pub fn priors(game: &Go, moves: &[GoMove]) -> Vec<Prior> {
     let board = game.board();
     let colour = game.to_move();
     let urgent = urgent_points(board, colour);
+    let (hopeless, chases) = ladder_points(board, colour);
     let last = game.last_stone();
     moves
         .iter()
@@ -27,14 +29,23 @@ pub fn priors(game: &Go, moves: &[GoMove]) -> Vec<Prior> {
                 GoMove::Play { at, .. } => game.point_of(at),
                 _ => None,
             };
-            let (good, bad) = point.map_or((0, 0), |point| signs(board, colour, point, last, &urgent));
+            let (good, bad) =
+                point.map_or((0, 0), |point| signs(board, colour, point, last, &urgent, &hopeless, &chases));
             Prior { visits: EVEN + SIGN * (good + bad), wins: EVEN as f32 / 2.0 + (SIGN * good) as f32 }
         })
         .collect()
 }
 
 /// The good and bad signs of `colour` playing `point`.
-fn signs(board: &Board, colour: u8, point: usize, last: Option<usize>, urgent: &[usize]) -> (u32, u32) {
+fn signs(
+    board: &Board,
+    colour: u8,
+    point: usize,
+    last: Option<usize>,
+    urgent: &[usize],
+    hopeless: &[usize],
+    chases: &[usize],
+) -> (u32, u32) {
     // A shape or a rescue that leaves one's own stones in atari is none.
     if board.self_atari_stones(point, colour) >= 2 {
         return (0, 2);
@@ -42,6 +53,11 @@ fn signs(board: &Board, colour: u8, point: usize, last: Option<usize>, urgent: &
     let (mut good, mut bad) = (0, 0);
     if urgent.contains(&point) {
         good += 2;
+    } else if hopeless.contains(&point) {
+        bad += 1;
+    }
+    if chases.contains(&point) {
+        good += 1;
     }
     let key = board.pattern_key(point);
     if last.is_some_and(|last| board.around(last).contains(&point)) && patterns::matches(key) {
@@ -70,6 +86,46 @@ fn urgent_points(board: &Board, colour: u8) -> Vec<usize> {
         }
     }
     urgent
+}
+
+/// Where `colour` would run a group of its own out of atari into a ladder that catches it, and
+/// where it would put an opponent's group in atari that a ladder then catches.
+fn ladder_points(board: &Board, colour: u8) -> (Vec<usize>, Vec<usize>) {
+    let (mut hopeless, mut chases) = (Vec::new(), Vec::new());
+    let mut groups = Vec::new();
+    for point in board.points() {
+        let stone = board.colour(point);
+        if !is_stone(stone) || groups.contains(&board.group_of(point)) {
+            continue;
+        }
+        groups.push(board.group_of(point));
+        if stone == colour {
+            if let Some(liberty) = board.atari_liberty(board.group_of(point)) {
+                if !hopeless.contains(&liberty) && ladder::is_caught(board, point) {
+                    hopeless.push(liberty);
+                }
+            }
+            continue;
+        }
+        let Some(liberties) = board.two_liberties(point) else {
+            continue;
+        };
+        for atari in liberties {
+            if chases.contains(&atari)
+                || board.ko() == Some(atari)
+                || board.is_suicide(atari, colour)
+                || board.self_atari_stones(atari, colour) > 0
+            {
+                continue;
+            }
+            let mut chased = board.clone();
+            chased.place(atari, colour);
+            if ladder::is_caught(&chased, point) {
+                chases.push(atari);
+            }
+        }
+    }
+    (hopeless, chases)
 }
 
 fn is_stone(colour: u8) -> bool {
@@ -120,6 +176,20 @@ mod tests {
         // Black's hane at D6 or F6 against White's E6 is a MoGo shape.
         let best = ["D6", "F6", "D7", "F7"].iter().map(|v| mean(prior_at(&game, v))).fold(0.0, f32::max);
         assert!(best > 0.5, "no shape point next to E6 starts better");
+    }
+
+    #[test]
+    fn running_out_of_a_ladder_starts_worse_and_the_atari_that_starts_one_better() {
+        // White's E5 against Black's E6, D5 and F4 (the far white stones are off the ladder's
+        // path): Black's atari at F5 catches it, and after it running at E4 only adds stones (a
+        // shape next to F5 all the same: even at best).
+        let chase = after(&["E6", "E5", "D5", "J9", "F4", "J8"]);
+        assert!(mean(prior_at(&chase, "F5")) > 0.5, "{:?}", prior_at(&chase, "F5"));
+        let caught = after(&["E6", "E5", "D5", "J9", "F4", "J8", "F5"]);
+        assert!(mean(prior_at(&caught, "E4")) <= 0.5, "{:?}", prior_at(&caught, "E4"));
+        // With a white stone on the path the run is a rescue again.
+        let broken = after(&["E6", "E5", "D5", "B2", "F4", "J8", "F5"]);
+        assert!(mean(prior_at(&broken, "E4")) > 0.7, "{:?}", prior_at(&broken, "E4"));
     }
 
     #[test]
