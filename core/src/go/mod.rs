@@ -13,6 +13,7 @@ pub mod sgf;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
+pub(crate) use board::opponent;
 pub use board::{Board, BLACK, EMPTY, MAX_POINTS, WHITE};
 pub use json::{GoView, Vertex};
 pub use score::{tromp_taylor, AreaScore, Scoring};

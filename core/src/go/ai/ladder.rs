@@ -3,11 +3,7 @@
 //! this the playouts run caught stones out (so the tree counts them alive) and the tree starts a
 //! hopeless run as a good move.
 
-use crate::go::{Board, BLACK, WHITE};
-
-fn opponent(colour: u8) -> u8 {
-    BLACK + WHITE - colour
-}
+use crate::go::{opponent, Board};
 
 /// Positions read at most before a ladder counts as escaped: a plain ladder across 19x19 reads
 /// about 40, and a wrong "escaped" costs no more than not reading at all.

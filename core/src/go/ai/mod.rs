@@ -94,10 +94,10 @@ impl Searchable for Go {
 
 /// The playouts' move, after MoGo's (as Pachi plays them): what a player sees at once around the
 /// last move (taking a group it left in atari, saving one's own group it put in atari when that
-/// gains liberties and no ladder catches it), else a MoGo shape on one of the eight points around it, else the first point
-/// from a random place in the list of empty ones that neither fills one's own eye nor puts two or
-/// more of one's own stones in atari. Without these, random playouts let big groups die for
-/// nothing and misjudge every fight.
+/// gains liberties and no ladder catches it), else a MoGo shape on one of the eight points around
+/// it, else the first point from a random place in the list of empty ones that neither fills one's
+/// own eye nor puts two or more of one's own stones in atari. Without these, random playouts let
+/// big groups die for nothing and misjudge every fight.
 fn playout_point(board: &Board, colour: u8, last: Option<usize>, rng: &mut AiRng) -> Option<usize> {
     if let Some(last) = last {
         let mut urgent = [0usize; 8];
