@@ -1,7 +1,8 @@
 //! The tree search: UCT with optional RAVE (all-moves-as-first statistics shared between equal
 //! moves, blended out as real visits grow), an arena of nodes, expansion one child per playout
 //! (every candidate tried once in random order, or, where the game gives priors, all candidates
-//! at once, their priors standing in for those first tries), re-rooting below a played move so
+//! at once, their priors standing in for those first tries; a game may also give the untried
+//! candidates their edges once a node is visited often enough), re-rooting below a played move so
 //! the next search starts from what was learnt, and, to choose a move, a stop once the playouts
 //! left could not change the most visited one.
 
@@ -204,6 +205,9 @@ impl<G: Searchable> Mcts<G> {
             if self.nodes[node].visits > 0 && self.nodes[node].untried.is_none() {
                 self.expand(node, &state, rng);
             }
+            if G::ALL_EDGES_AT_VISITS.is_some_and(|visits| self.rave && self.nodes[node].visits >= visits) {
+                self.add_untried_edges(node, &state);
+            }
             let Some(untried) = self.nodes[node].untried.as_mut() else { break };
             if !untried.is_empty() {
                 let mv = untried.swap_remove(rng.random_range(0..untried.len()));
@@ -262,6 +266,13 @@ impl<G: Searchable> Mcts<G> {
         edges.shuffle(rng);
         self.nodes[node].edges = edges;
         self.nodes[node].untried = Some(Vec::new());
+    }
+
+    /// Gives every candidate of `node` not yet tried its edge, with no statistics of its own yet.
+    fn add_untried_edges(&mut self, node: usize, state: &G) {
+        let node = &mut self.nodes[node];
+        let untried = node.untried.as_mut().map(std::mem::take).unwrap_or_default();
+        node.edges.extend(untried.into_iter().map(|mv| Edge::new(state, mv, Prior::NONE)));
     }
 
     /// A new node for the position after `node`'s `edge`, returned.
@@ -351,6 +362,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::go::{Go, GoConfig};
+    use crate::popucom::Popucom;
 
     #[test]
     fn priors_start_a_moves_own_statistics_and_leave_the_shared_ones_to_real_playouts() {
@@ -370,6 +382,23 @@ mod tests {
             assert!(edge.shared_visits <= 1, "{mv:?}: {} shared visits after one playout", edge.shared_visits);
         }
         assert_eq!(edges.iter().filter(|edge| edge.child != UNMADE).count(), 1);
+    }
+
+    #[test]
+    fn a_node_visited_often_enough_has_an_edge_for_every_candidate() {
+        let game = Popucom::new(Default::default()).unwrap();
+        let at = Popucom::ALL_EDGES_AT_VISITS.expect("POPUCOM gives its nodes all their edges");
+        let mut tree = Mcts::new(game.clone(), false);
+        let mut rng = AiRng::seed_from_u64(1);
+        // The root is expanded on its second visit, then gains one edge a playout.
+        tree.search(at, &mut rng);
+        assert_eq!(tree.nodes[0].edges.len(), at as usize - 1);
+        tree.search(1, &mut rng);
+        assert_eq!(tree.nodes[0].edges.len(), game.candidate_moves().len());
+        // The plain yardstick goes on trying one new candidate a playout.
+        let mut plain = Mcts::new(game, true);
+        plain.search(at + 1, &mut AiRng::seed_from_u64(1));
+        assert_eq!(plain.nodes[0].edges.len(), at as usize);
     }
 
     #[test]

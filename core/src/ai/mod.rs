@@ -45,6 +45,11 @@ pub trait Searchable: Game {
     /// which already spread it. Plain UCT always uses Kocsis and Szepesvári's.
     const RAVE_EXPLORATION: f32 = 0.25;
 
+    /// Where the game gives no [`Searchable::priors`]: from this many visits of a node on, every
+    /// candidate not yet tried has its edge, chosen by its shared (RAVE) statistics instead of
+    /// waiting for its turn in random order. `None` (the default): each is tried once first.
+    const ALL_EDGES_AT_VISITS: Option<u32> = None;
+
     /// How many distinct [`Searchable::move_key`]s there can be (keys are below it).
     fn key_space(&self) -> usize;
 
