@@ -8,13 +8,24 @@
 
 pub mod players;
 
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// A loopback port free now and not handed out before in this test binary: the kernel may give a
+/// port just let go to the next caller, and two servers of one binary would then share it.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    static HANDED_OUT: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        if HANDED_OUT.lock().unwrap().insert(port) {
+            return port;
+        }
+    }
 }
 
 pub fn wait_for_port(port: u16, what: &str) {
@@ -69,8 +80,15 @@ impl Server {
         let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let base = format!("http://127.0.0.1:{port}");
         let mut server = Server { process: None, base, port, data, site, env };
-        server.restart();
-        server
+        // Another program may take the port between `free_port` and the server's bind.
+        for _ in 0..5 {
+            if server.try_start() {
+                return server;
+            }
+            server.port = free_port();
+            server.base = format!("http://127.0.0.1:{}", server.port);
+        }
+        panic!("tabula serve did not start listening in five tries, each on a new port");
     }
 
     /// Stops the server (the page loses its connection); `restart` brings it back on the same port
@@ -93,8 +111,14 @@ impl Server {
     }
 
     pub fn restart(&mut self) {
+        assert!(self.try_start(), "tabula serve could not listen on port {} again", self.port);
+    }
+
+    /// Starts the server on its port; false if it could not listen there. Its own first line says
+    /// where it listens, so an answer from another program on the port is never taken for it.
+    fn try_start(&mut self) -> bool {
         let (port, data) = (self.port, &self.data);
-        let child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--port", &port.to_string(), "--data"])
             .arg(data)
             .arg("--site")
@@ -111,10 +135,19 @@ impl Server {
             .env_remove("VAPID_SUBJECT")
             .env_remove("PUSH_SERVICE_HOSTS")
             .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .spawn()
             .expect("tabula serve starts");
-        self.process = Some(Process(child));
+        let mut stdout = BufReader::new(child.stdout.take().expect("a piped stdout"));
+        let process = Process(child);
+        let mut first = String::new();
+        let _ = stdout.read_line(&mut first);
+        if !first.contains(&format!(":{port} ")) {
+            return false; // it could not bind, and has ended
+        }
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        self.process = Some(process);
         wait_for_port(port, "tabula serve");
+        true
     }
 }
