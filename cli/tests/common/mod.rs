@@ -81,14 +81,16 @@ impl Server {
         let base = format!("http://127.0.0.1:{port}");
         let mut server = Server { process: None, base, port, data, site, env };
         // Another program may take the port between `free_port` and the server's bind.
+        let mut first_line = String::new();
         for _ in 0..5 {
-            if server.try_start() {
-                return server;
+            match server.try_start() {
+                Ok(()) => return server,
+                Err(line) => first_line = line,
             }
             server.port = free_port();
             server.base = format!("http://127.0.0.1:{}", server.port);
         }
-        panic!("tabula serve did not start listening in five tries, each on a new port");
+        panic!("tabula serve did not start in five tries, each on a new port; its first line: {first_line:?}");
     }
 
     /// Stops the server (the page loses its connection); `restart` brings it back on the same port
@@ -111,12 +113,15 @@ impl Server {
     }
 
     pub fn restart(&mut self) {
-        assert!(self.try_start(), "tabula serve could not listen on port {} again", self.port);
+        if let Err(line) = self.try_start() {
+            panic!("tabula serve could not listen on port {} again; its first line: {line:?}", self.port);
+        }
     }
 
-    /// Starts the server on its port; false if it could not listen there. Its own first line says
-    /// where it listens, so an answer from another program on the port is never taken for it.
-    fn try_start(&mut self) -> bool {
+    /// Starts the server on its port, or returns its first line if that is not `serve.rs`'s
+    /// "Tabula on http://HOST:PORT ..." for this port (it could not listen there and has ended): so
+    /// an answer from another program on the port is never taken for this server's.
+    fn try_start(&mut self) -> Result<(), String> {
         let (port, data) = (self.port, &self.data);
         let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
             .args(["serve", "--port", &port.to_string(), "--data"])
@@ -143,11 +148,11 @@ impl Server {
         let mut first = String::new();
         let _ = stdout.read_line(&mut first);
         if !first.contains(&format!(":{port} ")) {
-            return false; // it could not bind, and has ended
+            return Err(first);
         }
         std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
         self.process = Some(process);
         wait_for_port(port, "tabula serve");
-        true
+        Ok(())
     }
 }
