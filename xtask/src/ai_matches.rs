@@ -46,6 +46,15 @@ const ROWS: &[Row] = &[
         runs: &[(31, 25), (32, 25), (33, 20)],
     },
     Row {
+        // The same match after a node's edges from its eighth visit (2026-12-05).
+        name: "popucom-level5-vs-uct200000-all-edges",
+        game: "popucom",
+        config: "null",
+        a: "level:5",
+        b: "uct:200000",
+        runs: &[(51, 50), (52, 50), (53, 50), (54, 50)],
+    },
+    Row {
         name: "chess-level5-vs-level3",
         game: "chess",
         config: "null",
