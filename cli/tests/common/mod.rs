@@ -1,10 +1,8 @@
-//! What the CLI's test binaries share: a `tabula serve` started on a free port with its own data
-//! file, and the waiting for ports.
+//! What the CLI's test binaries share: `tabula serve` as the tests run it (the real binary on a
+//! free loopback port with its own rooms file, stopped when dropped, and restartable on the same
+//! port with the same rooms), and the waiting for ports.
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
-
-//! `tabula serve` as the tests run it: the real binary on a free loopback port with its own rooms
-//! file, stopped when dropped, and restartable on the same port with the same rooms.
 
 pub mod players;
 
@@ -44,6 +42,9 @@ impl Drop for Process {
         let _ = self.0.wait();
     }
 }
+
+/// How long a starting server may take to print its address (it binds before it prints).
+const FIRST_LINE_LIMIT: Duration = Duration::from_secs(60);
 
 /// `tabula serve` with a site folder (built or not) and a fresh rooms file.
 pub struct Server {
@@ -145,12 +146,21 @@ impl Server {
             .expect("tabula serve starts");
         let mut stdout = BufReader::new(child.stdout.take().expect("a piped stdout"));
         let process = Process(child);
-        let mut first = String::new();
-        let _ = stdout.read_line(&mut first);
+        // Read on a thread, so a server that hangs before its first line fails the test instead
+        // of holding CI until its time runs out; the thread then drains the rest.
+        let (sender, first_line) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut first = String::new();
+            let _ = stdout.read_line(&mut first);
+            let _ = sender.send(first);
+            std::io::copy(&mut stdout, &mut std::io::sink())
+        });
+        let first = first_line
+            .recv_timeout(FIRST_LINE_LIMIT)
+            .unwrap_or_else(|_| panic!("tabula serve printed no first line within {FIRST_LINE_LIMIT:?} (port {port})"));
         if !first.contains(&format!(":{port} ")) {
             return Err(first);
         }
-        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
         self.process = Some(process);
         wait_for_port(port, "tabula serve");
         Ok(())
