@@ -347,10 +347,11 @@ impl Board {
         stones
     }
 
-    /// The liberties, counted up to `cap` (at most 4), of the group `colour` playing the empty
-    /// `point` would make, not counting what the move would capture.
+    /// The liberties, counted up to `cap` (a larger cap counts 4 at most), of the group `colour`
+    /// playing the empty `point` would make, not counting what the move would capture.
     pub fn liberties_after(&self, point: usize, colour: u8, cap: usize) -> usize {
         let mut found = [0usize; 4];
+        let cap = cap.min(found.len());
         let mut count = 0;
         let mut add = |lib: usize| {
             if lib != point && !found[..count].contains(&lib) {
@@ -618,6 +619,8 @@ pub(super) mod tests {
         assert_eq!(b.liberties_after(b.point(1, 0), WHITE, 4), 0);
         // An open point: four.
         assert_eq!(b.liberties_after(b.point(3, 3), WHITE, 4), 4);
+        // A cap above 4 counts 4 at most (the big group here has 6), where it once wrote past its list.
+        assert_eq!(b.liberties_after(b.point(2, 1), BLACK, 9), 4);
     }
 
     #[test]
